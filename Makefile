@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# dma-owner: one entry point. See README.md.
+#
+#   make run          fresh machine -> packages, kernel, boot, demo
+#   make check        the whole test suite; ends with "N passed, N failed"
+#   make shell        interactive guest
+#   make vm-run SCRIPT=path [VM_FILES=dir] [QEMU_ARGS=..] [KERNEL_ARGS=..]
+#   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
+#   make patches      the series as git format-patch files in out/patches/
+#
+# The kernel tree and build live outside the repository, in
+# DMA_OWNER_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/dma-owner).
+
+SHELL := /bin/bash
+export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
+export QEMU_ARGS KERNEL_ARGS ACCEL
+
+.PHONY: all setup kernel run shell check vm-run kdir patches clean help
+
+all: help
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+
+setup:
+	@scripts/setup.sh
+
+kernel: setup
+	@scripts/build-kernel.sh
+	@scripts/mkinitramfs.sh
+
+run: kernel
+	@tests/demo.sh
+
+shell: kernel
+	@tests/vm/run-vm.sh --shell
+
+check: kernel
+	@tests/check.sh
+
+vm-run: kernel
+	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=path [VM_FILES=dir]" >&2; exit 2; }
+	@tests/vm/run-vm.sh $(if $(VM_FILES),--files "$(VM_FILES)") "$(SCRIPT)"
+
+kdir:
+	@. scripts/lib.sh && test -f "$$BUILD/Makefile" || { echo "no kernel built yet: run 'make kernel'" >&2; exit 2; }; echo "$$BUILD"
+
+patches: setup
+	@scripts/export-patches.sh
+
+clean:
+	rm -rf out

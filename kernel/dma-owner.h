@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DMA ownership tracker: run-time checking of the streaming DMA API's
+ * ownership protocol. See Documentation/dev-tools/dma-owner.rst.
+ *
+ * After dma_map_*() the device owns a buffer; dma_sync_*_for_cpu() hands it
+ * to the CPU, dma_sync_*_for_device() hands it back and dma_unmap_*() ends
+ * it. The hooks below see every such transition. Each is a static branch, so
+ * a tracker that is built in but switched off costs a predicted jump.
+ */
+#ifndef _LINUX_DMA_OWNER_H
+#define _LINUX_DMA_OWNER_H
+
+#include <linux/dma-direction.h>
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+struct device;
+struct scatterlist;
+
+/* Which family of the API made a mapping; unmapping must use the same. */
+enum dma_owner_api {
+	DMA_OWNER_API_PAGE,	/* dma_map_page(), dma_map_single() */
+	DMA_OWNER_API_SG,	/* dma_map_sg(), dma_map_sgtable() */
+	DMA_OWNER_API_RESOURCE,	/* dma_map_resource() */
+};
+
+#ifdef CONFIG_DMA_OWNER_DEBUG
+
+DECLARE_STATIC_KEY_FALSE(dma_owner_key);
+
+/* True while the tracker is on: callers then treat every device as needing sync. */
+static __always_inline bool dma_owner_tracking(void)
+{
+	return static_branch_unlikely(&dma_owner_key);
+}
+
+void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
+		     enum dma_data_direction dir, unsigned long attrs,
+		     enum dma_owner_api api, phys_addr_t phys,
+		     unsigned long caller);
+void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
+		       enum dma_data_direction dir, enum dma_owner_api api,
+		       unsigned long caller);
+void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+			int ents, enum dma_data_direction dir,
+			unsigned long attrs, unsigned long caller);
+void __dma_owner_unmap_sg(struct device *dev, struct scatterlist *sg,
+			  int nents, enum dma_data_direction dir,
+			  unsigned long caller);
+void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
+		      enum dma_data_direction dir, bool for_device,
+		      unsigned long caller);
+void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
+			 int nelems, enum dma_data_direction dir,
+			 bool for_device, unsigned long caller);
+void dma_owner_driver_bound(struct device *dev);
+void dma_owner_driver_unbound(struct device *dev);
+
+static inline void dma_owner_map(struct device *dev, dma_addr_t addr,
+				 size_t size, enum dma_data_direction dir,
+				 unsigned long attrs, enum dma_owner_api api,
+				 phys_addr_t phys, unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_map(dev, addr, size, dir, attrs, api, phys, caller);
+}
+
+static inline void dma_owner_unmap(struct device *dev, dma_addr_t addr,
+				   size_t size, enum dma_data_direction dir,
+				   enum dma_owner_api api, unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_unmap(dev, addr, size, dir, api, caller);
+}
+
+static inline void dma_owner_map_sg(struct device *dev, struct scatterlist *sg,
+				    int nents, int ents,
+				    enum dma_data_direction dir,
+				    unsigned long attrs, unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_map_sg(dev, sg, nents, ents, dir, attrs, caller);
+}
+
+static inline void dma_owner_unmap_sg(struct device *dev,
+				      struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir,
+				      unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_unmap_sg(dev, sg, nents, dir, caller);
+}
+
+static inline void dma_owner_sync(struct device *dev, dma_addr_t addr,
+				  size_t size, enum dma_data_direction dir,
+				  bool for_device, unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_sync(dev, addr, size, dir, for_device, caller);
+}
+
+static inline void dma_owner_sync_sg(struct device *dev,
+				     struct scatterlist *sg, int nelems,
+				     enum dma_data_direction dir,
+				     bool for_device, unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_sync_sg(dev, sg, nelems, dir, for_device, caller);
+}
+
+#else /* !CONFIG_DMA_OWNER_DEBUG */
+
+static inline bool dma_owner_tracking(void) { return false; }
+static inline void dma_owner_map(struct device *dev, dma_addr_t addr,
+				 size_t size, enum dma_data_direction dir,
+				 unsigned long attrs, enum dma_owner_api api,
+				 phys_addr_t phys, unsigned long caller) { }
+static inline void dma_owner_unmap(struct device *dev, dma_addr_t addr,
+				   size_t size, enum dma_data_direction dir,
+				   enum dma_owner_api api,
+				   unsigned long caller) { }
+static inline void dma_owner_map_sg(struct device *dev, struct scatterlist *sg,
+				    int nents, int ents,
+				    enum dma_data_direction dir,
+				    unsigned long attrs, unsigned long caller) { }
+static inline void dma_owner_unmap_sg(struct device *dev,
+				      struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir,
+				      unsigned long caller) { }
+static inline void dma_owner_sync(struct device *dev, dma_addr_t addr,
+				  size_t size, enum dma_data_direction dir,
+				  bool for_device, unsigned long caller) { }
+static inline void dma_owner_sync_sg(struct device *dev,
+				     struct scatterlist *sg, int nelems,
+				     enum dma_data_direction dir,
+				     bool for_device, unsigned long caller) { }
+static inline void dma_owner_driver_bound(struct device *dev) { }
+static inline void dma_owner_driver_unbound(struct device *dev) { }
+
+#endif /* CONFIG_DMA_OWNER_DEBUG */
+#endif /* _LINUX_DMA_OWNER_H */

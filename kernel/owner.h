@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DMA ownership tracker: definitions shared by the core (owner.c), the report
+ * path (owner_report.c) and the KUnit suite.
+ */
+#ifndef _KERNEL_DMA_OWNER_H
+#define _KERNEL_DMA_OWNER_H
+
+#include <linux/atomic.h>
+#include <linux/dma-owner.h>
+#include <linux/list_bl.h>
+#include <linux/stackdepot.h>
+
+/* Violation kinds: stable names, used in dmesg, debugfs and trace events. */
+enum dma_owner_kind {
+	DMA_OWNER_MISSING_SYNC_FOR_DEVICE,
+	DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE,
+	DMA_OWNER_UNKNOWN_HANDLE,
+	DMA_OWNER_USE_AFTER_UNMAP,
+	DMA_OWNER_OUT_OF_RANGE,
+	DMA_OWNER_DIR_MISMATCH,
+	DMA_OWNER_SIZE_MISMATCH,
+	DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED,
+	DMA_OWNER_LEAK,
+	DMA_OWNER_NR_KINDS
+};
+
+/* The operations that move ownership. */
+enum dma_owner_op {
+	DMA_OWNER_OP_MAP,
+	DMA_OWNER_OP_UNMAP,
+	DMA_OWNER_OP_SYNC_FOR_CPU,
+	DMA_OWNER_OP_SYNC_FOR_DEVICE,
+};
+
+#define DMA_OWNER_HISTORY	4	/* transitions remembered per mapping */
+
+/**
+ * struct dma_owner_entry - one live streaming mapping (or sg segment)
+ * @node:	link in its hash bucket
+ * @dev:	the device it is mapped for; compared, never dereferenced
+ *		after the driver unbound
+ * @handle:	DMA address of the first byte
+ * @size:	length in bytes
+ * @cpu_lo:	start of the byte range the CPU owns, relative to @handle
+ * @cpu_hi:	end of that range; @cpu_lo == @cpu_hi: the device owns it all
+ * @map_stack:	where it was mapped (stack depot handle)
+ * @map_jiffies: when it was mapped
+ * @sg_ents:	for an sg segment: how many segments the list mapped to
+ * @syncs_for_cpu: number of sync_for_cpu calls (saturating)
+ * @syncs_for_device: number of sync_for_device calls (saturating)
+ * @dir:	the direction it was mapped with
+ * @api:	enum dma_owner_api of the map call
+ * @level:	hash level, from the size (see owner.c)
+ * @skip_sync:	mapped with DMA_ATTR_SKIP_CPU_SYNC and not synced since,
+ *		so the first sync_for_device is expected, not redundant
+ * @inexact:	the CPU-owned bytes are no longer one range, so owner
+ *		checks are off until a whole-range sync makes them exact
+ * @has_csum:	@csum holds a checksum of a DMA_TO_DEVICE buffer's contents
+ * @hist_len:	how many of @hist are valid
+ * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
+ * @csum:	content checksum, see @has_csum
+ * @phys:	CPU physical address of the buffer, when @has_csum
+ * @hist:	callers of the last transitions, a ring ending at @hist_len - 1
+ */
+struct dma_owner_entry {
+	struct hlist_bl_node node;
+	struct device *dev;
+	dma_addr_t handle;
+	size_t size;
+	u32 cpu_lo;
+	u32 cpu_hi;
+	depot_stack_handle_t map_stack;
+	u32 map_jiffies;
+	u32 sg_ents;
+	u16 syncs_for_cpu;
+	u16 syncs_for_device;
+	u8 dir;
+	u8 api:2;
+	u8 level:3;
+	u8 skip_sync:1;
+	u8 inexact:1;
+	u8 has_csum:1;
+	u8 hist_len;
+	u8 hist_ops;
+	u32 csum;
+	phys_addr_t phys;
+	unsigned long hist[DMA_OWNER_HISTORY];
+};
+
+/**
+ * struct dma_owner_report - everything a violation report says
+ * @kind:	what was violated
+ * @op:		the operation that found it
+ * @dev:	the device of the call
+ * @addr:	DMA address the call named
+ * @size:	size the call named
+ * @dir:	direction the call named
+ * @caller:	the violating call site
+ * @has_entry:	@entry is a snapshot of the mapping concerned
+ * @entry:	that snapshot
+ * @unmap_caller: for use-after-unmap, who unmapped it
+ */
+struct dma_owner_report {
+	enum dma_owner_kind kind;
+	enum dma_owner_op op;
+	struct device *dev;
+	dma_addr_t addr;
+	size_t size;
+	enum dma_data_direction dir;
+	unsigned long caller;
+	bool has_entry;
+	struct dma_owner_entry entry;
+	unsigned long unmap_caller;
+};
+
+/* Counters; see the stats file in owner_debugfs.c. */
+struct dma_owner_stats {
+	atomic_long_t maps;
+	atomic_long_t unmaps;
+	atomic_long_t syncs_for_cpu;
+	atomic_long_t syncs_for_device;
+	atomic_long_t live;
+	atomic_long_t peak_live;
+	atomic_long_t untracked;
+	atomic_long_t violations;
+	atomic_long_t violation[DMA_OWNER_NR_KINDS];
+};
+
+/* How reports reach dmesg. */
+enum dma_owner_report_mode {
+	DMA_OWNER_REPORT_RATELIMIT,	/* once per call site and kind per interval */
+	DMA_OWNER_REPORT_ALL,		/* every violation */
+	DMA_OWNER_REPORT_PANIC,		/* the first violation panics */
+};
+
+extern struct dma_owner_stats dma_owner_stats;
+extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];
+extern const char *const dma_owner_op_names[];
+
+/* owner.c */
+int dma_owner_set_enabled(bool on);
+bool dma_owner_is_enabled(void);
+const char *dma_owner_dir_name(enum dma_data_direction dir);
+void dma_owner_device_reset(struct device *dev);
+void dma_owner_forget_device(struct device *dev);
+extern bool dma_owner_check_contents;
+
+/* owner_report.c */
+void dma_owner_report(struct dma_owner_report *r);
+void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed);
+void dma_owner_print_entry(const struct dma_owner_entry *e);
+extern int dma_owner_report_mode;
+
+#endif /* _KERNEL_DMA_OWNER_H */

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The harness tests itself: a failing script, a panic, a hang and an
+# unexpected WARN each fail the run with a clear message; an external module
+# builds against "make -s kdir" and loads through "make vm-run VM_FILES=".
+. "$(dirname "$0")/../lib-test.sh"
+
+cat >"$T/exit3.sh" <<'S'
+echo "hello from the guest"
+test -d /sys/kernel/debug/dma-owner -o -d /sys/kernel/debug/block || exit 9
+test -e /sys/kernel/tracing/events/dma || exit 8
+exit 3
+S
+vm "$T/out" "$T/exit3.sh"
+check "script exit status comes back" "rc=$rc, want 3 ($(tail -3 "$T/out.err"))" [ $rc = 3 ]
+check "script output is printed" "no greeting in output" grep -q "hello from the guest" "$T/out"
+
+echo 'echo c >/proc/sysrq-trigger; sleep 60' >"$T/panic.sh"
+vm "$T/out" --timeout 240 "$T/panic.sh"
+check "a guest panic fails the run" "rc=$rc, want 125" [ $rc = 125 ]
+check "a guest panic is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: guest kernel panicked" "$T/out.err"
+
+echo 'echo sleeping; sleep 100000' >"$T/hang.sh"
+vm "$T/out" --timeout 60 "$T/hang.sh"
+check "a hung guest fails the run" "rc=$rc, want 124" [ $rc = 124 ]
+check "a hung guest is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: guest timed out after 60s" "$T/out.err"
+
+# An external module, built the way a driver author would.
+cp -r "$REPO/tests/harness/warn_module" "$T/mod"
+kdir=$(make -s -C "$REPO" kdir)
+make -s -C "$kdir" M="$T/mod" modules >"$T/build.log" 2>&1
+check "external module builds against make -s kdir" "$(tail -3 "$T/build.log")" test -f "$T/mod/warn_test.ko"
+mkdir "$T/files"
+cp "$T/mod/warn_test.ko" "$T/files/"
+cat >"$T/load.sh" <<'S'
+insmod warn_test.ko || exit 1
+grep -q '^warn_test ' /proc/modules || exit 2
+echo loaded
+S
+make -s -C "$REPO" vm-run SCRIPT="$T/load.sh" VM_FILES="$T/files" >"$T/out" 2>"$T/out.err"
+rc=$?
+check "vm-run loads a VM_FILES module and returns 0" "rc=$rc: $(tail -3 "$T/out.err")" [ $rc = 0 ]
+check "vm-run prints the script output" "no 'loaded'" grep -qx loaded "$T/out"
+
+echo 'insmod warn_test.ko warn=1; echo after' >"$T/warn.sh"
+vm "$T/out" --files "$T/files" "$T/warn.sh"
+check "an unexpected WARN fails the run" "rc=$rc, want 125" [ $rc = 125 ]
+check "an unexpected WARN is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: unexpected WARN" "$T/out.err"
+vm "$T/out" --files "$T/files" --allow-warn 'warn_test' "$T/warn.sh"
+check "an expected WARN (--allow-warn) passes" "rc=$rc: $(head -1 "$T/out.err")" [ $rc = 0 ]

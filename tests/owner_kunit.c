@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the DMA ownership tracker.
+ *
+ * Most cases drive the tracker's hooks directly with made-up DMA addresses on
+ * a fake device, so every transition and every verdict can be asserted
+ * exactly; a few go through the real dma_map_*() and dma_sync_*() functions
+ * to prove the hooks in kernel/dma/mapping.c are wired. Reports are caught by
+ * replacing dma_owner_emit() with a static stub, so nothing reaches dmesg.
+ */
+
+#include <kunit/device.h>
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "owner.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define MAX_REPORTS 16
+#define BASE 0x10000000ULL	/* made-up DMA addresses start here */
+
+struct ctx {
+	struct device *dev;
+	int saved_mode;
+	bool saved_check_contents;
+	unsigned int n;
+	struct dma_owner_report reports[MAX_REPORTS];
+};
+
+static void catch_report(const struct dma_owner_report *r, unsigned int suppressed)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct ctx *c = test->priv;
+
+	if (c->n < MAX_REPORTS)
+		c->reports[c->n] = *r;
+	c->n++;
+}
+
+static int owner_test_init(struct kunit *test)
+{
+	struct ctx *c;
+
+	if (!dma_owner_is_enabled())
+		kunit_skip(test, "tracking is off (dma_owner=off)");
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->dev = kunit_device_register(test, "dma-owner-kunit");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->dev);
+	c->dev->coherent_dma_mask = DMA_BIT_MASK(64);
+	c->dev->dma_mask = &c->dev->coherent_dma_mask;
+	dma_owner_device_reset(c->dev);
+	c->saved_mode = dma_owner_report_mode;
+	c->saved_check_contents = dma_owner_check_contents;
+	dma_owner_report_mode = DMA_OWNER_REPORT_ALL;
+	test->priv = c;
+	kunit_activate_static_stub(test, dma_owner_emit, catch_report);
+	return 0;
+}
+
+static void owner_test_exit(struct kunit *test)
+{
+	struct ctx *c = test->priv;
+
+	if (!c)
+		return;
+	/* Drop whatever a failed case left mapped, without reporting it. */
+	kunit_deactivate_static_stub(test, dma_owner_emit);
+	dma_owner_report_mode = c->saved_mode;
+	dma_owner_check_contents = c->saved_check_contents;
+	dma_owner_forget_device(c->dev);
+}
+
+#define DEV(test) (((struct ctx *)(test)->priv)->dev)
+
+static void map(struct kunit *test, u64 addr, size_t size,
+		enum dma_data_direction dir, unsigned long attrs)
+{
+	__dma_owner_map(DEV(test), addr, size, dir, attrs, DMA_OWNER_API_PAGE,
+			0, _RET_IP_);
+}
+
+static void unmap(struct kunit *test, u64 addr, size_t size,
+		  enum dma_data_direction dir)
+{
+	__dma_owner_unmap(DEV(test), addr, size, dir, DMA_OWNER_API_PAGE, _RET_IP_);
+}
+
+static void for_cpu(struct kunit *test, u64 addr, size_t size,
+		    enum dma_data_direction dir)
+{
+	__dma_owner_sync(DEV(test), addr, size, dir, false, _RET_IP_);
+}
+
+static void for_dev(struct kunit *test, u64 addr, size_t size,
+		    enum dma_data_direction dir)
+{
+	__dma_owner_sync(DEV(test), addr, size, dir, true, _RET_IP_);
+}
+
+/* Exactly these kinds were reported, in this order, then forget them. */
+static void expect(struct kunit *test, unsigned int n, const int *kinds)
+{
+	struct ctx *c = test->priv;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, c->n, n);
+	for (i = 0; i < min(c->n, n) && i < MAX_REPORTS; i++) {
+		KUNIT_EXPECT_STREQ(test, dma_owner_kind_names[c->reports[i].kind],
+				   dma_owner_kind_names[kinds[i]]);
+		KUNIT_EXPECT_PTR_EQ(test, c->reports[i].dev, c->dev);
+	}
+	c->n = 0;
+}
+
+#define EXPECT_REPORTS(test, ...) do {					\
+	static const int __k[] = { __VA_ARGS__ };			\
+	expect(test, ARRAY_SIZE(__k), __k);				\
+} while (0)
+#define EXPECT_SILENT(test) expect(test, 0, NULL)
+
+static struct dma_owner_report *report(struct kunit *test, unsigned int i)
+{
+	return &((struct ctx *)test->priv)->reports[i];
+}
+
+/* map -> cpu -> device -> cpu -> unmap: the protocol, nothing reported. */
+static void test_full_cycle(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* Unmap ends the mapping from either owner. */
+static void test_unmap_from_either_owner(struct kunit *test)
+{
+	map(test, BASE, 512, DMA_TO_DEVICE, 0);
+	unmap(test, BASE, 512, DMA_TO_DEVICE);
+	map(test, BASE, 512, DMA_TO_DEVICE, 0);
+	for_cpu(test, BASE, 512, DMA_TO_DEVICE);
+	unmap(test, BASE, 512, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* The 2004 bug: back to the device without sync_for_device. */
+static void test_missing_sync_for_device(struct kunit *test)
+{
+	struct dma_owner_report *r;
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	r = report(test, 0);
+	KUNIT_EXPECT_EQ(test, r->addr, BASE);
+	KUNIT_EXPECT_TRUE(test, r->has_entry);
+	KUNIT_EXPECT_EQ(test, r->entry.handle, BASE);
+	KUNIT_EXPECT_EQ(test, r->entry.size, 2048);
+	KUNIT_EXPECT_EQ(test, r->op, DMA_OWNER_OP_SYNC_FOR_CPU);
+	/* The history names map, sync_for_cpu, sync_for_cpu. */
+	KUNIT_EXPECT_EQ(test, r->entry.hist_len, 3);
+	KUNIT_EXPECT_EQ(test, r->entry.hist_ops, DMA_OWNER_OP_MAP |
+			DMA_OWNER_OP_SYNC_FOR_CPU << 2 | DMA_OWNER_OP_SYNC_FOR_CPU << 4);
+	KUNIT_EXPECT_NE(test, r->caller, 0UL);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void test_redundant_sync_for_device(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* page_pool: mapped with SKIP_CPU_SYNC, synced for the device before use. */
+static void test_skip_cpu_sync(struct kunit *test)
+{
+	map(test, BASE, 4096, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	/* Recycling: the driver reads, the page goes back through the pool. */
+	for_cpu(test, BASE + 64, 1500, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* Partial syncs inside a mapping, found from any address within it. */
+static void test_partial_syncs(struct kunit *test)
+{
+	u64 big = BASE + 0x100000;
+
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	map(test, big, 65536, DMA_FROM_DEVICE, 0);
+	/* rx copybreak done right: header to the CPU and back, repeatedly */
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 64, DMA_FROM_DEVICE);
+	/* adjacent and disjoint ranges to the CPU are fine */
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 64, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 1024, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	/* deep inside a 64 KiB mapping, and across a 4 KiB boundary */
+	for_cpu(test, big + 40000, 100, DMA_FROM_DEVICE);
+	for_dev(test, big + 40000, 100, DMA_FROM_DEVICE);
+	for_cpu(test, big + 4090, 12, DMA_FROM_DEVICE);
+	for_dev(test, big, 65536, DMA_FROM_DEVICE);
+	/* give back a CPU range in two pieces */
+	for_cpu(test, big, 65536, DMA_FROM_DEVICE);
+	for_dev(test, big, 32768, DMA_FROM_DEVICE);
+	for_dev(test, big + 32768, 32768, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* and now the device owns it all again */
+	for_dev(test, big + 100, 10, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, big, 65536, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void test_partial_missing_sync(struct kunit *test)
+{
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 32, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* When the CPU's part is no longer one range, owner checks wait. */
+static void test_inexact_is_silent(struct kunit *test)
+{
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 1024, 1024, DMA_FROM_DEVICE);	/* a hole */
+	for_cpu(test, BASE + 1024, 1024, DMA_FROM_DEVICE);	/* maybe fine */
+	for_dev(test, BASE + 2048, 16, DMA_FROM_DEVICE);	/* maybe fine */
+	EXPECT_SILENT(test);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);		/* exact again */
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+}
+
+static void test_unknown_handle(struct kunit *test)
+{
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	unmap(test, BASE, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE, DMA_OWNER_UNKNOWN_HANDLE);
+	KUNIT_EXPECT_FALSE(test, report(test, 0)->has_entry);
+	/* unmap must name the start, not an address inside */
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE + 8, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void test_use_after_unmap(struct kunit *test)
+{
+	struct dma_owner_report *r;
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 100, 10, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);		/* double unmap */
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP, DMA_OWNER_USE_AFTER_UNMAP);
+	r = report(test, 0);
+	KUNIT_EXPECT_TRUE(test, r->has_entry);
+	KUNIT_EXPECT_EQ(test, r->entry.handle, BASE);
+	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
+	/* a new mapping at the same address is a new life */
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void test_out_of_range(struct kunit *test)
+{
+	map(test, BASE, 256, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE + 200, 100, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_OUT_OF_RANGE);
+	for_dev(test, BASE + 200, 56, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 255, 1, DMA_FROM_DEVICE);
+	unmap(test, BASE, 256, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void test_dir_mismatch(struct kunit *test)
+{
+	map(test, BASE, 256, DMA_TO_DEVICE, 0);
+	for_cpu(test, BASE, 256, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
+	unmap(test, BASE, 256, DMA_BIDIRECTIONAL);
+	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
+	/* a bidirectional mapping may be synced in either direction */
+	map(test, BASE, 256, DMA_BIDIRECTIONAL, 0);
+	for_cpu(test, BASE, 256, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 256, DMA_TO_DEVICE);
+	unmap(test, BASE, 256, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+}
+
+static void test_size_mismatch(struct kunit *test)
+{
+	map(test, BASE, 256, DMA_TO_DEVICE, 0);
+	unmap(test, BASE, 128, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.size, 256);
+	/* the entry is gone all the same */
+	unmap(test, BASE, 256, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
+static void test_cpu_write_while_device_owned(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	u64 addr = BASE;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	dma_owner_check_contents = true;
+	/* right: to the CPU, write, back to the device */
+	__dma_owner_map(DEV(test), addr, 512, DMA_TO_DEVICE, 0,
+			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
+	for_cpu(test, addr, 512, DMA_TO_DEVICE);
+	buf[10] = 1;
+	for_dev(test, addr, 512, DMA_TO_DEVICE);
+	for_cpu(test, addr, 512, DMA_TO_DEVICE);
+	for_dev(test, addr, 512, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	/* wrong: written while the device owns it, seen at sync and unmap */
+	buf[11] = 2;
+	for_cpu(test, addr, 512, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
+	for_dev(test, addr, 512, DMA_TO_DEVICE);
+	buf[12] = 3;
+	unmap(test, addr, 512, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
+}
+
+static void test_leak_on_unbind(struct kunit *test)
+{
+	map(test, BASE, 256, DMA_TO_DEVICE, 0);
+	map(test, BASE + 4096, 256, DMA_FROM_DEVICE, 0);
+	dma_owner_driver_unbound(DEV(test));
+	EXPECT_REPORTS(test, DMA_OWNER_LEAK, DMA_OWNER_LEAK);
+	KUNIT_EXPECT_NE(test, report(test, 0)->caller, 0UL);
+	/* they were dropped: unbinding again finds nothing */
+	dma_owner_driver_unbound(DEV(test));
+	EXPECT_SILENT(test);
+}
+
+/* An sg list of four segments at made-up addresses; @ents of them mapped. */
+static struct scatterlist *fake_sg(struct kunit *test, int ents)
+{
+	struct scatterlist *sgl = kunit_kcalloc(test, 4, sizeof(*sgl), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	sg_init_table(sgl, 4);
+	for (i = 0; i < 4; i++) {
+		sg_dma_address(&sgl[i]) = i < ents ? BASE + i * 0x10000 : DMA_MAPPING_ERROR;
+		sg_dma_len(&sgl[i]) = i < ents ? 4096 * (4 / ents) : 0;
+	}
+	return sgl;
+}
+
+static void test_sg(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 4);
+	struct device *dev = DEV(test);
+
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_FROM_DEVICE, 0, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
+	/* a partial sync: the first two segments only */
+	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
+	/* segments 0 and 1 were the CPU's already: one report per call */
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _RET_IP_);
+	EXPECT_SILENT(test);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
+/* An IOMMU merged four entries into two segments: nents 4, mapped 2. */
+static void test_sg_merged(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 2);
+	struct device *dev = DEV(test);
+
+	__dma_owner_map_sg(dev, sgl, 4, 2, DMA_TO_DEVICE, 0, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	EXPECT_SILENT(test);
+	dma_owner_driver_unbound(dev);		/* nothing left behind */
+	EXPECT_SILENT(test);
+}
+
+static void test_sg_dir_and_range(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 4);
+	struct device *dev = DEV(test);
+
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
+	sg_dma_len(&sgl[1]) = 8192;	/* a driver that edited its list */
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_OUT_OF_RANGE);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
+}
+
+/* A resource mapping is tracked like any other. */
+static void test_resource(struct kunit *test)
+{
+	struct device *dev = DEV(test);
+
+	__dma_owner_map(dev, BASE, 4096, DMA_BIDIRECTIONAL, 0,
+			DMA_OWNER_API_RESOURCE, 0, _RET_IP_);
+	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
+			  DMA_OWNER_API_RESOURCE, _RET_IP_);
+	EXPECT_SILENT(test);
+	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
+			  DMA_OWNER_API_RESOURCE, _RET_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
+/* A mapping the tracker could not record makes misses on its device silent. */
+static void test_untracked_is_silent(struct kunit *test)
+{
+	long untracked = atomic_long_read(&dma_owner_stats.untracked);
+	u64 huge = 5ULL << 30;		/* larger than an entry can describe */
+
+	map(test, BASE, huge, DMA_FROM_DEVICE, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.untracked),
+			untracked + 1);
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, huge, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* until the driver rebinds: it then has no mappings */
+	dma_owner_driver_bound(DEV(test));
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
+/* Switching tracking off and on with mappings live reports nothing. */
+static void test_toggle_with_live_mappings(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, dma_owner_set_enabled(false), 0);
+	KUNIT_ASSERT_EQ(test, dma_owner_set_enabled(true), 0);
+	/* made before: unknown now, and must stay silent */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* made after: checked as usual */
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+}
+
+/* The rate limit holds back repeats from one site, counts them all. */
+static void test_ratelimit(struct kunit *test)
+{
+	long before = atomic_long_read(&dma_owner_stats.violation[DMA_OWNER_UNKNOWN_HANDLE]);
+	int i;
+
+	dma_owner_report_mode = DMA_OWNER_REPORT_RATELIMIT;
+	for (i = 0; i < 3; i++)
+		__dma_owner_sync(DEV(test), BASE + 0x1000000, 4, DMA_TO_DEVICE,
+				 true, (unsigned long)test_ratelimit);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&dma_owner_stats.violation[DMA_OWNER_UNKNOWN_HANDLE]),
+			before + 3);
+}
+
+/* Through the real DMA API: the hooks in kernel/dma/mapping.c. */
+static void test_dma_api_hooks(struct kunit *test)
+{
+	struct device *dev = DEV(test);
+	void *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	struct sg_table sgt;
+	dma_addr_t h;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_TRUE(test, dma_dev_need_sync(dev));
+	h = dma_map_single(dev, buf, 1024, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_FALSE(test, dma_mapping_error(dev, h));
+	KUNIT_EXPECT_TRUE(test, dma_need_sync(dev, h));
+	dma_sync_single_for_cpu(dev, h, 1024, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(dev, h, 512, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->addr, h + 512);
+	dma_sync_single_for_device(dev, h, 1024, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 1024, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 2, GFP_KERNEL), 0);
+	sg_set_buf(&sgt.sgl[0], buf, 512);
+	sg_set_buf(&sgt.sgl[1], buf + 512, 512);
+	KUNIT_ASSERT_EQ(test, dma_map_sgtable(dev, &sgt, DMA_TO_DEVICE, 0), 0);
+	dma_sync_sgtable_for_device(dev, &sgt, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_TO_DEVICE);
+	dma_unmap_sgtable(dev, &sgt, DMA_TO_DEVICE, 0);
+	EXPECT_SILENT(test);
+	sg_free_table(&sgt);
+}
+
+static struct kunit_case dma_owner_test_cases[] = {
+	KUNIT_CASE(test_full_cycle),
+	KUNIT_CASE(test_unmap_from_either_owner),
+	KUNIT_CASE(test_missing_sync_for_device),
+	KUNIT_CASE(test_redundant_sync_for_device),
+	KUNIT_CASE(test_skip_cpu_sync),
+	KUNIT_CASE(test_partial_syncs),
+	KUNIT_CASE(test_partial_missing_sync),
+	KUNIT_CASE(test_inexact_is_silent),
+	KUNIT_CASE(test_unknown_handle),
+	KUNIT_CASE(test_use_after_unmap),
+	KUNIT_CASE(test_out_of_range),
+	KUNIT_CASE(test_dir_mismatch),
+	KUNIT_CASE(test_size_mismatch),
+	KUNIT_CASE(test_cpu_write_while_device_owned),
+	KUNIT_CASE(test_leak_on_unbind),
+	KUNIT_CASE(test_sg),
+	KUNIT_CASE(test_sg_merged),
+	KUNIT_CASE(test_sg_dir_and_range),
+	KUNIT_CASE(test_resource),
+	KUNIT_CASE(test_untracked_is_silent),
+	KUNIT_CASE(test_ratelimit),
+	KUNIT_CASE(test_dma_api_hooks),
+	/* last: it makes every real device incomplete */
+	KUNIT_CASE(test_toggle_with_live_mappings),
+	{}
+};
+
+static struct kunit_suite dma_owner_test_suite = {
+	.name = "dma_owner",
+	.init = owner_test_init,
+	.exit = owner_test_exit,
+	.test_cases = dma_owner_test_cases,
+};
+kunit_test_suite(dma_owner_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the DMA ownership tracker");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the built kernel in QEMU, run a script as root in the guest, print its
+# output and return its exit status -- unless the kernel itself went wrong.
+usage() {
+	cat <<'USAGE'
+usage: run-vm.sh [options] SCRIPT      run SCRIPT in the guest
+       run-vm.sh [options] --shell     interactive guest shell
+
+The guest has debugfs at /sys/kernel/debug and tracefs at /sys/kernel/tracing.
+SCRIPT runs with sh as root, in /vm/files (the --files copy) if given.
+
+options:
+  --files DIR        copy DIR's contents into the guest at /vm/files
+  --timeout SEC      kill the guest after SEC seconds (default 600)
+  --allow-warn RE    WARNINGs whose line matches RE (extended regex) are
+                     expected; any other WARN fails the run
+  --nic MODEL        add a NIC (e1000, e1000e, virtio-net-pci) on slirp
+  --nvme SIZE        add an nvme disk of SIZE (e.g. 64M), made on the fly
+  --ahci SIZE        add a SATA disk on q35's AHCI controller
+  --virtio-blk SIZE  add a virtio-blk disk
+  --iommu            add intel-iommu (and intel_iommu=on); virtio devices
+                     then use iommu_platform=on
+  --log FILE         keep the kernel console log in FILE
+  -q                 do not print the script output as it runs
+
+environment: QEMU_ARGS (extra QEMU options), KERNEL_ARGS (extra kernel
+command line), ACCEL=tcg|kvm (default: kvm only if a probe boot works).
+
+exit status: the script's own, or 124 the guest timed out, 125 the kernel
+panicked, oopsed, or printed a KASAN, lockdep, BUG or unexpected WARN report,
+126 the guest died without reporting a status, 2 usage or setup error.
+USAGE
+}
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+timeout=${VM_TIMEOUT:-600} files= allow= log= quiet= shell= script= iommu=
+devices=() disks=() kargs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--files) files=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--allow-warn) allow=$2; shift ;;
+	--nic) devices+=(nic:$2); shift ;;
+	--nvme|--ahci|--virtio-blk) disks+=("${1#--}:$2"); shift ;;
+	--iommu) iommu=1 ;;
+	--log) log=$2; shift ;;
+	-q) quiet=1 ;;
+	--shell) shell=1 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; die "unknown option $1" ;;
+	*) [ -z "$script" ] || die "one script only"; script=$1 ;;
+	esac
+	shift
+done
+[ -n "$script$shell" ] || { usage >&2; exit 2; }
+[ -z "$script" ] || [ -f "$script" ] || die "no script $script"
+[ -z "$files" ] || [ -d "$files" ] || die "--files $files: not a directory"
+[[ "$timeout" =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+kernel=$BUILD/arch/x86/boot/bzImage
+[ -f "$kernel" ] && [ -f "$GUEST/base.cpio" ] || die "no built kernel; run 'make kernel' first"
+
+run=$(mktemp -d "${TMPDIR:-/tmp}/dma-owner-vm.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+log=${log:-$run/console.log}
+out=$run/output.log
+: >"$log"; : >"$out"
+
+# The run's own files, appended to the base initramfs as a second archive.
+mkdir -p "$run/extra/vm"
+[ -n "$script" ] && cp "$script" "$run/extra/vm/run.sh"
+[ -n "$files" ] && cp -a "$files/." "$run/extra/vm/files/"
+(cd "$run/extra" && find . | cpio -o -H newc --quiet -R 0:0) >"$run/extra.cpio"
+cat "$GUEST/base.cpio" "$run/extra.cpio" >"$run/initrd"
+
+qargs=(-machine q35 -smp 2 -m 1G -nodefaults -display none -no-reboot
+       -kernel "$kernel" -initrd "$run/initrd")
+kargs=(console=ttyS0 panic=-1 oops=panic)
+virtio_opt=
+if [ -n "$iommu" ]; then
+	qargs+=(-device intel-iommu,intremap=off)
+	kargs+=(intel_iommu=on)
+	virtio_opt=,disable-legacy=on,iommu_platform=on
+fi
+i=0 ahci_port=0
+for d in "${devices[@]}"; do
+	model=${d#nic:}
+	case "$model" in virtio*) model=$model$virtio_opt ;; esac
+	qargs+=(-netdev user,id=net$i -device "$model,netdev=net$i")
+	i=$((i + 1))
+done
+for d in "${disks[@]}"; do
+	kind=${d%%:*}
+	truncate -s "${d#*:}" "$run/disk$i.img" || die "bad disk size in --$kind ${d#*:}"
+	qargs+=(-drive "file=$run/disk$i.img,if=none,id=disk$i,format=raw")
+	case "$kind" in
+	nvme) qargs+=(-device "nvme,serial=dmaowner$i,drive=disk$i") ;;
+	ahci) qargs+=(-device "ide-hd,drive=disk$i,bus=ide.$ahci_port")
+	      ahci_port=$((ahci_port + 1)) ;;
+	virtio-blk) qargs+=(-device "virtio-blk-pci,drive=disk$i$virtio_opt") ;;
+	esac
+	i=$((i + 1))
+done
+
+# KVM hangs at boot under nested virtualisation on some machines: use it only
+# where a short probe boot works, and remember the verdict per machine.
+accel=$ACCEL
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ -w /dev/kvm ]; then
+		probe=$CACHE/kvm.probe
+		if [ ! -f "$probe" ]; then
+			echo 'exit 0' >"$run/probe.sh"
+			if ACCEL=kvm "$0" -q --timeout 30 "$run/probe.sh" >/dev/null 2>&1; then
+				echo kvm >"$probe"
+			else
+				echo tcg >"$probe"
+			fi
+		fi
+		accel=$(cat "$probe")
+	fi
+fi
+case "$accel" in
+kvm) qargs+=(-accel kvm -cpu host) ;;
+tcg) qargs+=(-accel tcg,thread=multi -cpu max) ;;
+*) die "ACCEL=$accel: want tcg or kvm" ;;
+esac
+
+# shellcheck disable=SC2206
+extra_qemu=($QEMU_ARGS)
+cmdline="${kargs[*]} $KERNEL_ARGS"
+
+if [ -n "$shell" ]; then
+	exec qemu-system-x86_64 "${qargs[@]}" "${extra_qemu[@]}" -append "$cmdline" \
+		-serial mon:stdio -serial null
+fi
+
+qemu-system-x86_64 "${qargs[@]}" "${extra_qemu[@]}" -append "$cmdline" \
+	-serial "file:$log" -serial "file:$out" </dev/null >"$run/qemu.log" 2>&1 &
+qpid=$!
+[ -n "$quiet" ] || tail -n +1 -f --pid=$qpid "$out" 2>/dev/null |
+	tr -d '\r' | grep --line-buffered -v '^DMA-OWNER-EXIT: ' &
+tailpid=$!
+timed_out=
+for ((t = 0; t < timeout * 10; t++)); do
+	kill -0 $qpid 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 $qpid 2>/dev/null; then
+	timed_out=1
+	kill $qpid; sleep 0.5; kill -9 $qpid 2>/dev/null
+fi
+wait $qpid 2>/dev/null
+qemu_rc=$?
+wait $tailpid 2>/dev/null
+
+fail() {
+	echo "vm: FAIL: $1" >&2
+	if [ -n "$2" ]; then
+		echo "vm: --- kernel log around it ($log) ---" >&2
+		grep -n -m1 -E -- "$2" "$log" | cut -d: -f1 | while read -r l; do
+			sed -n "$((l > 5 ? l - 5 : 1)),$((l + 30))p" "$log" | tr -d '\r' >&2
+		done
+	else
+		echo "vm: --- last lines of the kernel log ($log) ---" >&2
+		tail -n 25 "$log" | tr -d '\r' >&2
+	fi
+	[ -s "$run/qemu.log" ] && sed 's/^/vm: qemu: /' "$run/qemu.log" >&2
+	exit "$3"
+}
+
+problems='Kernel panic|BUG: KASAN|Oops:|BUG:|WARNING:|INFO: |general protection fault'
+first=$(tr -d '\r' <"$log" | grep -E -- "$problems" |
+	{ if [ -n "$allow" ]; then grep -v -E -- "$allow"; else cat; fi } | head -1)
+if [ -n "$first" ]; then
+	case "$first" in
+	*"Kernel panic"*) what="guest kernel panicked" ;;
+	*KASAN*) what="KASAN report in the guest" ;;
+	*locking*|*"lock state"*|*"lock inversion"*) what="lockdep report in the guest" ;;
+	*WARNING:*) what="unexpected WARN in the guest" ;;
+	*) what="kernel error in the guest" ;;
+	esac
+	fail "$what: ${first#*] }" "$(printf '%s' "${first#*] }" | sed 's/[][\.*^$(){}+?|]/\\&/g')" 125
+fi
+[ -z "$timed_out" ] || fail "guest timed out after ${timeout}s (hung?)" "" 124
+status=$(tr -d '\r' <"$out" | sed -n 's/^DMA-OWNER-EXIT: \([0-9]*\)$/\1/p' | tail -1)
+[ -n "$status" ] || fail "guest died without reporting an exit status (qemu exit $qemu_rc)" "" 126
+exit "$status"
