@@ -2,52 +2,136 @@
 /*
  * DMA ownership tracker: /sys/kernel/debug/dma-owner/.
  *
- *   enabled	rw: 1 tracking, 0 not; writes anything else: -EINVAL
- *   stats	"key: value" lines, one per counter, for scripts to grep
+ *   enabled	 rw: 1 tracking, 0 not
+ *   mappings	 one line per live mapping, after a header line
+ *   violations	 the last reports (dma_owner.log_size of them), oldest first,
+ *		 including those the rate limit kept out of dmesg
+ *   stats	 "key: value" lines, one per counter
+ *   filter	 rw: track only this device or driver name; empty: all
+ *   clear	 write 1: empty the violations log, zero the counters
+ *
+ * Writes are parsed strictly: anything but the documented values is refused
+ * with -EINVAL (-E2BIG when too long) and changes nothing.
  */
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/device.h>
 #include <linux/init.h>
-#include <linux/kstrtox.h>
+#include <linux/jiffies.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "owner.h"
 
-static struct dentry *dma_owner_dir;
+#define FILTER_MAX	64	/* longest filter, with its NUL */
+
+/* Copy a short write; accept one trailing newline, nothing non-printable. */
+static ssize_t get_word(const char __user *ubuf, size_t count, char *buf,
+			size_t size)
+{
+	size_t i;
+
+	if (count >= size)
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (count && buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	for (i = 0; i < count; i++)
+		if (!isgraph(buf[i]))
+			return -EINVAL;
+	return count;
+}
+
+/* A write of exactly "0" or "1" (newline allowed): 0 or 1, else -errno. */
+static int get_bool(const char __user *ubuf, size_t count)
+{
+	char buf[4];
+	ssize_t len = get_word(ubuf, count, buf, sizeof(buf));
+
+	if (len < 0)
+		return len;
+	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	return buf[0] - '0';
+}
 
 static ssize_t enabled_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char buf[3];
+	char buf[2] = { dma_owner_is_enabled() ? '1' : '0', '\n' };
 
-	buf[0] = dma_owner_is_enabled() ? '1' : '0';
-	buf[1] = '\n';
-	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }
 
 static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char buf[4] = {};
+	int on = get_bool(ubuf, count);
 	int ret;
 
-	/* "0" or "1", with or without a newline: nothing else. */
-	if (count == 0 || count > 2)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	if (count == 2 && buf[1] != '\n')
-		return -EINVAL;
-	if (buf[0] != '0' && buf[0] != '1')
-		return -EINVAL;
-	ret = dma_owner_set_enabled(buf[0] == '1');
+	if (on < 0)
+		return on;
+	ret = dma_owner_set_enabled(on);
 	return ret ?: count;
 }
 
 static const struct file_operations enabled_fops = {
 	.read = enabled_read,
 	.write = enabled_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t clear_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	int one = get_bool(ubuf, count);
+
+	if (one < 0)
+		return one;
+	if (one != 1)
+		return -EINVAL;
+	dma_owner_log_clear();
+	dma_owner_clear_counters();
+	return count;
+}
+
+static const struct file_operations clear_fops = {
+	.write = clear_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t filter_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[FILTER_MAX + 1];
+	size_t len;
+
+	dma_owner_get_filter(buf, FILTER_MAX);
+	len = strlen(buf);
+	buf[len++] = '\n';
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t filter_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[FILTER_MAX];
+	ssize_t len = get_word(ubuf, count, buf, sizeof(buf));
+	int ret;
+
+	if (len < 0)
+		return len;
+	ret = dma_owner_set_filter(buf);
+	return ret ?: count;
+}
+
+static const struct file_operations filter_fops = {
+	.read = filter_read,
+	.write = filter_write,
 	.llseek = default_llseek,
 };
 
@@ -72,11 +156,150 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+/* mappings: one seq_file record per non-empty hash bucket. */
+#define COPY_MAX 16
+
+static void *mappings_start(struct seq_file *m, loff_t *pos)
+{
+	unsigned long i;
+
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	i = dma_owner_next_bucket(*pos - 1);
+	if (i >= dma_owner_nr_buckets())
+		return NULL;
+	*pos = i + 1;
+	return pos;
+}
+
+static void *mappings_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	unsigned long i = dma_owner_next_bucket(*pos);
+
+	if (i >= dma_owner_nr_buckets()) {
+		*pos = dma_owner_nr_buckets() + 1;
+		return NULL;
+	}
+	*pos = i + 1;
+	return pos;
+}
+
+static void mappings_stop(struct seq_file *m, void *v)
+{
+}
+
+static int mappings_show(struct seq_file *m, void *v)
+{
+	struct dma_owner_entry *buf = m->private;
+	unsigned int n, i, skip = 0;
+	unsigned long *frames;
+	u32 now = jiffies;
+	char owner[40];
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "device driver handle size dir owner age_ms syncs_for_cpu syncs_for_device map_site\n");
+		return 0;
+	}
+	do {
+		n = dma_owner_copy_bucket(*(loff_t *)v - 1, skip, buf, COPY_MAX);
+		for (i = 0; i < n; i++) {
+			struct dma_owner_entry *e = &buf[i];
+			const struct device_driver *drv = READ_ONCE(e->dev->driver);
+			void *site = NULL;
+
+			if (e->map_stack && stack_depot_fetch(e->map_stack, &frames))
+				site = (void *)frames[0];
+			seq_printf(m, "%s %s %pad %u %s %s %u %u %u %pS\n",
+				   dev_name(e->dev), drv ? drv->name : "-",
+				   &e->handle, (u32)e->size,
+				   dma_owner_dir_name(e->dir),
+				   dma_owner_owner_string(e, owner, sizeof(owner)),
+				   jiffies_to_msecs(now - e->map_jiffies),
+				   e->syncs_for_cpu, e->syncs_for_device, site);
+		}
+		skip += n;
+	} while (n == COPY_MAX);
+	return 0;
+}
+
+static const struct seq_operations mappings_sops = {
+	.start = mappings_start,
+	.next = mappings_next,
+	.stop = mappings_stop,
+	.show = mappings_show,
+};
+
+static int mappings_open(struct inode *inode, struct file *file)
+{
+	struct dma_owner_entry *buf = kcalloc(COPY_MAX, sizeof(*buf), GFP_KERNEL);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	ret = seq_open(file, &mappings_sops);
+	if (ret) {
+		kfree(buf);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = buf;
+	return 0;
+}
+
+static int mappings_release(struct inode *inode, struct file *file)
+{
+	kfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+static const struct file_operations mappings_fops = {
+	.open = mappings_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = mappings_release,
+};
+
+/* violations: one seq_file record per logged report, oldest first. */
+static void *violations_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < dma_owner_log_count() ? pos : NULL;
+}
+
+static void *violations_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return violations_start(m, pos);
+}
+
+static void violations_stop(struct seq_file *m, void *v)
+{
+}
+
+static int violations_show(struct seq_file *m, void *v)
+{
+	int ret = dma_owner_log_show(m, *(loff_t *)v);
+
+	/* Overwritten since start(): nothing to print for it. */
+	return ret == -ENOENT ? SEQ_SKIP : ret;
+}
+
+static const struct seq_operations violations_sops = {
+	.start = violations_start,
+	.next = violations_next,
+	.stop = violations_stop,
+	.show = violations_show,
+};
+DEFINE_SEQ_ATTRIBUTE(violations);
+
 static int __init dma_owner_debugfs_init(void)
 {
-	dma_owner_dir = debugfs_create_dir("dma-owner", NULL);
-	debugfs_create_file("enabled", 0600, dma_owner_dir, NULL, &enabled_fops);
-	debugfs_create_file("stats", 0400, dma_owner_dir, NULL, &stats_fops);
+	struct dentry *dir = debugfs_create_dir("dma-owner", NULL);
+
+	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
+	debugfs_create_file("mappings", 0400, dir, NULL, &mappings_fops);
+	debugfs_create_file("violations", 0400, dir, NULL, &violations_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+	debugfs_create_file("filter", 0600, dir, NULL, &filter_fops);
+	debugfs_create_file("clear", 0200, dir, NULL, &clear_fops);
 	return 0;
 }
 late_initcall(dma_owner_debugfs_init);

@@ -69,6 +69,21 @@ bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
 
+/* The debugfs filter: a device or driver name, NULL for everything. */
+static const char __rcu *filter;
+
+/* Is @dev outside the filter? Called under rcu_read_lock(). */
+static bool filtered_out(struct device *dev)
+{
+	const char *f = rcu_dereference(filter);
+	const struct device_driver *drv;
+
+	if (likely(!f))
+		return false;
+	drv = READ_ONCE(dev->driver);
+	return strcmp(dev_name(dev), f) && (!drv || strcmp(drv->name, f));
+}
+
 /* A per-CPU ring of recently unmapped entries tells use-after-unmap apart. */
 struct unmapped_ring {
 	unsigned int next;
@@ -567,6 +582,9 @@ static unsigned int do_sync(struct device *dev, dma_addr_t addr, size_t size,
 
 	atomic_long_inc(for_device ? &dma_owner_stats.syncs_for_device :
 				     &dma_owner_stats.syncs_for_cpu);
+	/* A zero-length sync moves nothing: nothing to check. */
+	if (!size)
+		return 0;
 	e = find_locked(dev, addr, size, false, &b, &flags);
 	if (!e) {
 		report_miss(v, dev, addr, size, dir, op, caller);
@@ -643,6 +661,8 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 	struct dma_owner_entry *e;
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	e = new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
 		count_untracked(dev);
@@ -670,6 +690,8 @@ void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	struct verdict v = {};
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	do_unmap(dev, addr, size, dir, caller, &v);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap);
@@ -695,6 +717,8 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	int i;
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	for_each_sg(sg, s, ents, i) {
 		/* Segment i is sg entry i only when nothing was merged. */
 		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
@@ -732,6 +756,8 @@ void __dma_owner_unmap_sg(struct device *dev, struct scatterlist *sg,
 	int i;
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	for_each_sg(sg, s, nents, i) {
 		if (i >= ents)
 			break;
@@ -760,6 +786,8 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 	struct verdict v = {};
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	do_sync(dev, addr, size, dir, for_device, caller, &v);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
@@ -783,6 +811,8 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 	int i;
 
 	guard(rcu)();
+	if (filtered_out(dev))
+		return;
 	for_each_sg(sg, s, nelems, i) {
 		if (i >= ents)
 			break;
@@ -975,6 +1005,137 @@ out:
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_set_enabled);
+
+/**
+ * dma_owner_set_filter() - track only one device or driver
+ * @name: a device name (as dev_name()) or driver name; "" for every device
+ *
+ * Like switching tracking off and on: the table starts empty and every
+ * device incomplete, since a newly included device has unknown mappings.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -ENODEV if the tracker failed to initialise, -ENOMEM.
+ */
+int dma_owner_set_filter(const char *name)
+{
+	const char *new = NULL, *old;
+	unsigned long flags;
+
+	if (!table)
+		return -ENODEV;
+	if (*name) {
+		new = kstrdup(name, GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+	}
+	mutex_lock(&enable_mutex);
+	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
+	synchronize_rcu();
+	flush_table();
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	lose_all_completeness_locked();
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	mutex_unlock(&enable_mutex);
+	kfree(old);
+	return 0;
+}
+
+/**
+ * dma_owner_get_filter() - the current filter
+ * @buf: where to put it
+ * @len: size of @buf
+ */
+void dma_owner_get_filter(char *buf, size_t len)
+{
+	const char *f;
+
+	rcu_read_lock();
+	f = rcu_dereference(filter);
+	strscpy(buf, f ?: "", len);
+	rcu_read_unlock();
+}
+
+/**
+ * dma_owner_clear_counters() - zero the counters that are not state
+ *
+ * live stays as it is; peak_live restarts from it.
+ */
+void dma_owner_clear_counters(void)
+{
+	struct dma_owner_stats *s = &dma_owner_stats;
+	int kind;
+
+	atomic_long_set(&s->maps, 0);
+	atomic_long_set(&s->unmaps, 0);
+	atomic_long_set(&s->syncs_for_cpu, 0);
+	atomic_long_set(&s->syncs_for_device, 0);
+	atomic_long_set(&s->untracked, 0);
+	atomic_long_set(&s->violations, 0);
+	for (kind = 0; kind < DMA_OWNER_NR_KINDS; kind++)
+		atomic_long_set(&s->violation[kind], 0);
+	atomic_long_set(&s->peak_live, atomic_long_read(&s->live));
+}
+
+/**
+ * dma_owner_nr_buckets() - how many hash buckets there are
+ *
+ * Return: the number, 0 if the tracker failed to initialise.
+ */
+unsigned long dma_owner_nr_buckets(void)
+{
+	return table ? 1UL << table_shift : 0;
+}
+
+/**
+ * dma_owner_next_bucket() - the first bucket at or after @i with entries
+ * @i: where to start
+ *
+ * Return: its index, or dma_owner_nr_buckets() if there is none.
+ */
+unsigned long dma_owner_next_bucket(unsigned long i)
+{
+	unsigned long n = dma_owner_nr_buckets();
+
+	for (; i < n; i++)
+		if (!hlist_bl_empty(&table[i]))
+			break;
+	return i;
+}
+
+/**
+ * dma_owner_copy_bucket() - copy entries of one bucket
+ * @i: bucket index
+ * @skip: entries to pass over first
+ * @buf: where to copy them
+ * @max: room in @buf
+ *
+ * Copies under the bucket lock, so a reader holds it for at most @max
+ * entries at a time and never stalls mapping on other buckets.
+ *
+ * Return: how many were copied.
+ */
+unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
+				   struct dma_owner_entry *buf, unsigned int max)
+{
+	struct hlist_bl_head *b = &table[i];
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	unsigned int n = 0;
+	unsigned long flags;
+
+	lock_bucket(b, &flags);
+	hlist_bl_for_each_entry(e, pos, b, node) {
+		if (skip) {
+			skip--;
+			continue;
+		}
+		if (n == max)
+			break;
+		buf[n++] = *e;
+	}
+	unlock_bucket(b, flags);
+	return n;
+}
 
 static int enabled_set(const char *val, const struct kernel_param *kp)
 {

@@ -11,6 +11,8 @@
 #include <linux/list_bl.h>
 #include <linux/stackdepot.h>
 
+struct seq_file;
+
 /* Violation kinds: stable names, used in dmesg, debugfs and trace events. */
 enum dma_owner_kind {
 	DMA_OWNER_MISSING_SYNC_FOR_DEVICE,
@@ -144,12 +146,25 @@ bool dma_owner_is_enabled(void);
 const char *dma_owner_dir_name(enum dma_data_direction dir);
 void dma_owner_device_reset(struct device *dev);
 void dma_owner_forget_device(struct device *dev);
+int dma_owner_set_filter(const char *name);
+void dma_owner_get_filter(char *buf, size_t len);
+void dma_owner_clear_counters(void);
+unsigned long dma_owner_nr_buckets(void);
+unsigned long dma_owner_next_bucket(unsigned long i);
+unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
+				   struct dma_owner_entry *buf, unsigned int max);
 extern bool dma_owner_check_contents;
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);
 void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed);
-void dma_owner_print_entry(const struct dma_owner_entry *e);
+const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
+				   size_t len);
+int dma_owner_log_resize(unsigned int size);
+unsigned int dma_owner_log_size(void);
+void dma_owner_log_clear(void);
+u64 dma_owner_log_count(void);
+int dma_owner_log_show(struct seq_file *seq, u64 index);
 extern int dma_owner_report_mode;
 
 #endif /* _KERNEL_DMA_OWNER_H */

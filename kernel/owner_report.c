@@ -9,10 +9,14 @@
 
 #include <linux/device.h>
 #include <linux/hash.h>
+#include <linux/kstrtox.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/stackdepot.h>
 #include <linux/string.h>
@@ -154,41 +158,272 @@ static const char *driver_name(struct device *dev)
 	return drv ? drv->name : "(none)";
 }
 
-/**
- * dma_owner_print_entry() - print a mapping's state, map site and history
- * @e: a snapshot of the entry
+/*
+ * One formatter for dmesg and for the debugfs violations log: to @seq if
+ * given, else to the console at KERN_ERR.
  */
-void dma_owner_print_entry(const struct dma_owner_entry *e)
+static __printf(2, 3) void out(struct seq_file *seq, const char *fmt, ...)
 {
-	unsigned int i, op;
+	va_list args;
 
-	if (e->inexact)
-		pr_err("mapping %pad size %u %s %s, owner cpu+device (cpu owns parts of [%#x-%#x)), mapped %ums ago\n",
-		       &e->handle, (u32)e->size, dma_owner_dir_name(e->dir),
-		       api_names[e->api], e->cpu_lo, e->cpu_hi,
-		       jiffies_to_msecs((u32)jiffies - e->map_jiffies));
-	else if (e->cpu_lo != e->cpu_hi)
-		pr_err("mapping %pad size %u %s %s, owner cpu [%#x-%#x), mapped %ums ago\n",
-		       &e->handle, (u32)e->size, dma_owner_dir_name(e->dir),
-		       api_names[e->api], e->cpu_lo, e->cpu_hi,
-		       jiffies_to_msecs((u32)jiffies - e->map_jiffies));
-	else
-		pr_err("mapping %pad size %u %s %s, owner device, mapped %ums ago\n",
-		       &e->handle, (u32)e->size, dma_owner_dir_name(e->dir),
-		       api_names[e->api],
-		       jiffies_to_msecs((u32)jiffies - e->map_jiffies));
-	pr_err("syncs: %u for cpu, %u for device\n", e->syncs_for_cpu,
-	       e->syncs_for_device);
-	if (e->map_stack) {
-		pr_err("mapped at:\n");
-		stack_depot_print(e->map_stack);
+	va_start(args, fmt);
+	if (seq) {
+		seq_vprintf(seq, fmt, args);
+	} else {
+		struct va_format vaf = { .fmt = fmt, .va = &args };
+
+		pr_err("%pV", &vaf);
 	}
-	pr_err("last transitions, oldest first:\n");
+	va_end(args);
+}
+
+/**
+ * dma_owner_owner_string() - who owns a mapping, in words
+ * @e: the entry
+ * @buf: room for the answer
+ * @len: size of @buf
+ *
+ * Return: @buf, holding "device", "cpu [lo-hi)" or "cpu+device".
+ */
+const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
+				   size_t len)
+{
+	if (e->inexact)
+		snprintf(buf, len, "cpu+device");
+	else if (e->cpu_lo != e->cpu_hi)
+		snprintf(buf, len, "cpu[%#x-%#x)", e->cpu_lo, e->cpu_hi);
+	else
+		snprintf(buf, len, "device");
+	return buf;
+}
+
+static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
+			u32 now)
+{
+	unsigned long *frames;
+	unsigned int i, n, op;
+	char owner[40];
+
+	out(seq, "mapping %pad size %u %s %s, owner %s, mapped %ums ago, syncs: %u for cpu, %u for device\n",
+	    &e->handle, (u32)e->size, dma_owner_dir_name(e->dir),
+	    api_names[e->api], dma_owner_owner_string(e, owner, sizeof(owner)),
+	    jiffies_to_msecs(now - e->map_jiffies), e->syncs_for_cpu,
+	    e->syncs_for_device);
+	n = e->map_stack ? stack_depot_fetch(e->map_stack, &frames) : 0;
+	if (n) {
+		out(seq, "mapped at:\n");
+		for (i = 0; i < n; i++)
+			out(seq, " %pS\n", (void *)frames[i]);
+	}
+	out(seq, "last transitions, oldest first:\n");
 	for (i = 0; i < e->hist_len; i++) {
 		op = (e->hist_ops >> (2 * i)) & 3;
-		pr_err("  %-16s %pS\n", dma_owner_op_names[op], (void *)e->hist[i]);
+		out(seq, " %-16s %pS\n", dma_owner_op_names[op], (void *)e->hist[i]);
 	}
 }
+
+/*
+ * The report itself. Device and driver names are passed as strings: the
+ * debugfs log prints them long after the device may be gone.
+ */
+static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
+			 const char *dev, const char *drv, u32 now)
+{
+	const char *kind = dma_owner_kind_names[r->kind];
+
+	out(seq, "%s in %pS\n", kind, (void *)r->caller);
+	out(seq, "%s: %s\n", kind, kind_help[r->kind]);
+	if (r->kind == DMA_OWNER_LEAK)
+		out(seq, "unbind of %s %s\n", drv, dev);
+	else
+		out(seq, "%s of %pad size %zu %s by %pS\n",
+		    dma_owner_op_names[r->op], &r->addr, r->size,
+		    dma_owner_dir_name(r->dir), (void *)r->caller);
+	out(seq, "device %s driver %s\n", dev, drv);
+	if (r->has_entry) {
+		print_entry(seq, &r->entry, now);
+		if (r->kind == DMA_OWNER_USE_AFTER_UNMAP)
+			out(seq, "unmapped by %pS\n", (void *)r->unmap_caller);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* The violations log: the last reports, whether or not dmesg got them    */
+
+struct log_record {
+	u64 seq;
+	u64 time_ns;
+	u32 jiffies;
+	char dev[32];
+	char drv[32];
+	struct dma_owner_report r;
+};
+
+static unsigned int log_size = 64;
+static struct log_record *log_ring;
+static u64 log_next;			/* sequence number of the next record */
+static DEFINE_RAW_SPINLOCK(log_lock);
+
+static void log_report(const struct dma_owner_report *r)
+{
+	struct log_record *rec;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&log_lock, flags);
+	if (log_ring) {
+		rec = &log_ring[log_next % log_size];
+		rec->seq = log_next++;
+		rec->time_ns = local_clock();
+		rec->jiffies = jiffies;
+		strscpy(rec->dev, dev_name(r->dev), sizeof(rec->dev));
+		strscpy(rec->drv, driver_name(r->dev), sizeof(rec->drv));
+		rec->r = *r;
+	}
+	raw_spin_unlock_irqrestore(&log_lock, flags);
+}
+
+/**
+ * dma_owner_log_resize() - set how many reports the violations log keeps
+ * @size: 1 to 65536
+ *
+ * The newest reports are kept.
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL for a bad size, -ENOMEM.
+ */
+int dma_owner_log_resize(unsigned int size)
+{
+	struct log_record *ring, *old;
+	unsigned long flags;
+	u64 s, first;
+
+	if (size < 1 || size > 65536)
+		return -EINVAL;
+	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return -ENOMEM;
+	raw_spin_lock_irqsave(&log_lock, flags);
+	first = log_next > min(size, log_size) ? log_next - min(size, log_size) : 0;
+	for (s = first; log_ring && s < log_next; s++)
+		ring[s % size] = log_ring[s % log_size];
+	old = log_ring;
+	log_ring = ring;
+	log_size = size;
+	raw_spin_unlock_irqrestore(&log_lock, flags);
+	kvfree(old);
+	return 0;
+}
+
+/**
+ * dma_owner_log_size() - how many reports the violations log keeps
+ *
+ * Return: the size.
+ */
+unsigned int dma_owner_log_size(void)
+{
+	return READ_ONCE(log_size);
+}
+
+/**
+ * dma_owner_log_count() - how many reports the violations log holds
+ *
+ * Return: the count.
+ */
+u64 dma_owner_log_count(void)
+{
+	unsigned long flags;
+	u64 n;
+
+	raw_spin_lock_irqsave(&log_lock, flags);
+	n = min_t(u64, log_next, log_size);
+	raw_spin_unlock_irqrestore(&log_lock, flags);
+	return n;
+}
+
+/**
+ * dma_owner_log_clear() - empty the violations log
+ */
+void dma_owner_log_clear(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&log_lock, flags);
+	if (log_ring)
+		memset(log_ring, 0, sizeof(*log_ring) * log_size);
+	log_next = 0;
+	raw_spin_unlock_irqrestore(&log_lock, flags);
+}
+
+/**
+ * dma_owner_log_show() - print one record of the violations log
+ * @seq: where to
+ * @index: 0 is the oldest record kept
+ *
+ * Return: 0, or -ENOENT past the newest record.
+ */
+int dma_owner_log_show(struct seq_file *seq, u64 index)
+{
+	struct log_record *rec;
+	unsigned long flags;
+	u64 first, n;
+
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	raw_spin_lock_irqsave(&log_lock, flags);
+	first = log_next > log_size ? log_next - log_size : 0;
+	n = first + index;
+	if (!log_ring || n >= log_next) {
+		raw_spin_unlock_irqrestore(&log_lock, flags);
+		kfree(rec);
+		return -ENOENT;
+	}
+	*rec = log_ring[n % log_size];
+	raw_spin_unlock_irqrestore(&log_lock, flags);
+
+	seq_printf(seq, "[%llu] at %llu.%06llu s\n", rec->seq,
+		   rec->time_ns / NSEC_PER_SEC, (rec->time_ns % NSEC_PER_SEC) / 1000);
+	print_report(seq, &rec->r, rec->dev, rec->drv, rec->jiffies);
+	seq_putc(seq, '\n');
+	kfree(rec);
+	return 0;
+}
+
+static int log_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int size;
+	int ret = kstrtouint(val, 0, &size);
+
+	if (ret)
+		return ret;
+	if (size < 1 || size > 65536)
+		return -EINVAL;
+	if (!READ_ONCE(log_ring)) {	/* on the command line, before init */
+		log_size = size;
+		return 0;
+	}
+	return dma_owner_log_resize(size);
+}
+
+static int log_size_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", dma_owner_log_size());
+}
+
+static const struct kernel_param_ops log_size_ops = {
+	.set = log_size_set,
+	.get = log_size_get,
+};
+module_param_cb(log_size, &log_size_ops, NULL, 0644);
+MODULE_PARM_DESC(log_size, "Reports kept in debugfs dma-owner/violations (1-65536, default 64)");
+
+static int __init dma_owner_log_init(void)
+{
+	return dma_owner_log_resize(log_size);
+}
+core_initcall(dma_owner_log_init);
+
+/* ---------------------------------------------------------------------- */
 
 /**
  * dma_owner_emit() - print a report to dmesg and WARN
@@ -204,20 +439,7 @@ void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed)
 	KUNIT_STATIC_STUB_REDIRECT(dma_owner_emit, r, suppressed);
 
 	pr_err("==================================================================\n");
-	pr_err("%s in %pS\n", kind, (void *)r->caller);
-	pr_err("%s: %s\n", kind, kind_help[r->kind]);
-	if (r->kind == DMA_OWNER_LEAK)
-		pr_err("unbind of %s %s\n", driver_name(r->dev), dev_name(r->dev));
-	else
-		pr_err("%s of %pad size %zu %s by %pS\n",
-		       dma_owner_op_names[r->op], &r->addr, r->size,
-		       dma_owner_dir_name(r->dir), (void *)r->caller);
-	pr_err("device %s driver %s\n", dev_name(r->dev), driver_name(r->dev));
-	if (r->has_entry) {
-		dma_owner_print_entry(&r->entry);
-		if (r->kind == DMA_OWNER_USE_AFTER_UNMAP)
-			pr_err("unmapped by %pS\n", (void *)r->unmap_caller);
-	}
+	print_report(NULL, r, dev_name(r->dev), driver_name(r->dev), jiffies);
 	if (suppressed)
 		pr_err("%u more reports of this kind from this call site were rate-limited\n",
 		       suppressed);
@@ -229,8 +451,8 @@ void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed)
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_emit);
 
 /**
- * dma_owner_report() - count a violation and report it
- * @r: the report; the caller fills everything but what the report adds
+ * dma_owner_report() - count a violation, log it and report it
+ * @r: the report
  */
 void dma_owner_report(struct dma_owner_report *r)
 {
@@ -238,6 +460,7 @@ void dma_owner_report(struct dma_owner_report *r)
 
 	atomic_long_inc(&dma_owner_stats.violations);
 	atomic_long_inc(&dma_owner_stats.violation[r->kind]);
+	log_report(r);
 
 	if (READ_ONCE(dma_owner_report_mode) == DMA_OWNER_REPORT_RATELIMIT &&
 	    !site_ratelimit(r, &suppressed))

@@ -66,7 +66,7 @@ if [ ! -f "$CACHE/am-tree.stamp" ]; then
 	cp -a "$PRISTINE" "$am"
 	chmod -R u+w "$am"
 	git -C "$am" "${git_id[@]}" init -q -b pristine
-	git -C "$am" "${git_id[@]}" add -A
+	git -C "$am" "${git_id[@]}" add -f -A
 	git -C "$am" "${git_id[@]}" commit -q -m "$KVER_PKG (Debian)"
 	touch "$CACHE/am-tree.stamp"
 fi

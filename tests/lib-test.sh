@@ -17,9 +17,36 @@ check() {
 }
 # vm OUT [run-vm options] SCRIPT: boot, run; stdout in OUT, stderr in OUT.err;
 # sets $rc.
+# A failed run's output, stderr and kernel log are kept in out/logs/.
 vm() {
-	local out=$1
+	local out=$1 keep
 	shift
-	"$VM" "$@" >"$out" 2>"$out.err"
+	"$VM" --log "$out.console" "$@" >"$out" 2>"$out.err"
 	rc=$?
+	if [ $rc != 0 ]; then
+		keep=$REPO/out/logs/$(basename "$0" .sh)-$(basename "$out")
+		mkdir -p "$REPO/out/logs"
+		cp "$out" "$keep.out"; cp "$out.err" "$keep.err"; cp "$out.console" "$keep.console"
+		echo "# failed run kept in ${keep#$REPO/}.{out,err,console}"
+	fi
+}
+
+# A web server on the host's loopback for guest traffic (the guest dials
+# 10.0.2.2:$HTTP_PORT through slirp), serving the files of $1.
+start_http() {
+	HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	python3 -m http.server --bind 127.0.0.1 --directory "$1" "$HTTP_PORT" \
+		>"$T/http.log" 2>&1 &
+	HTTP_PID=$!
+	trap 'kill $HTTP_PID 2>/dev/null; rm -rf "$T"' EXIT
+	for _ in $(seq 50); do
+		python3 -c "import socket; socket.create_connection(('127.0.0.1', $HTTP_PORT))" 2>/dev/null && return
+		sleep 0.1
+	done
+	echo "not ok - http server did not start"
+}
+
+# stat OUT KEY: the value of KEY in a "key: value" dump in OUT.
+stat() {
+	tr -d '\r' <"$1" | sed -n "s/^$2: //p" | tail -1
 }

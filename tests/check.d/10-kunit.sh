@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The KUnit suite, in the guest, on the paths real machines take: dma-direct,
+# swiotlb bouncing everything, and intel-iommu. Each KTAP case is a result;
+# a case missing from the output is a failure.
+. "$(dirname "$0")/../lib-test.sh"
+
+want=$(grep -c 'KUNIT_CASE(' "$REPO/tests/owner_kunit.c")
+echo 'sh /usr/share/dma-owner/kunit.sh' >"$T/kunit.sh"
+
+run_mode() {
+	local mode=$1
+	shift
+	vm "$T/out" "$@" "$T/kunit.sh"
+	check "kunit[$mode]: guest run clean" "rc=$rc: $(head -3 "$T/out.err")" [ $rc = 0 ]
+	local n=0 line
+	while read -r line; do
+		n=$((n + 1))
+		case "$line" in
+		"ok "*) ok "kunit[$mode]: ${line#ok [0-9]* }" ;;
+		*) not_ok "kunit[$mode]: ${line#not ok [0-9]* }" "failed in the guest" ;;
+		esac
+	done < <(tr -d '\r' <"$T/out" | sed -n 's/^    \(\(not \)\{0,1\}ok [0-9][0-9]* test_.*\)/\1/p')
+	check "kunit[$mode]: all $want cases ran" "$n of $want reported" [ $n = "$want" ]
+	check "kunit[$mode]: suite passed" "no 'ok 1 dma_owner'" grep -q "^ok 1 dma_owner" "$T/out"
+}
+
+run_mode direct
+KERNEL_ARGS="swiotlb=force" run_mode swiotlb
+run_mode iommu --iommu

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Real-driver traffic helpers for guest scripts: source, then call.
+
+# Bring up the first NIC on slirp's network; the host is 10.0.2.2.
+net_up() {
+	ip link set "${1:-eth0}" up || return 1
+	ip addr add 10.0.2.15/24 dev "${1:-eth0}" || return 1
+	ip route add default via 10.0.2.2 || return 1
+	# e1000e negotiates its link for a second or two after "up".
+	for _ in $(seq 100); do
+		[ "$(cat /sys/class/net/"${1:-eth0}"/operstate)" = up ] && return 0
+		sleep 0.1
+	done
+	echo "${1:-eth0}: link did not come up"
+	return 1
+}
+
+# fetch N URL MD5: download URL N times, each copy must match MD5.
+fetch() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		got=$(wget -q -O - "$2" | md5sum | cut -d' ' -f1)
+		[ "$got" = "$3" ] || { echo "fetch $2: md5 $got, want $3"; return 1; }
+		i=$((i + 1))
+	done
+	echo "fetched $2 $1 times, contents verified"
+}
+
+# disk_rw DEV MB: write MB of random data through DEV, read it back, compare.
+disk_rw() {
+	dd if=/dev/urandom of=/tmp/disk.data bs=64k count=$(($2 * 16)) 2>/dev/null
+	want=$(md5sum </tmp/disk.data | cut -d' ' -f1)
+	dd if=/tmp/disk.data of="$1" bs=64k conv=fsync 2>/dev/null || { echo "write $1 failed"; return 1; }
+	echo 3 >/proc/sys/vm/drop_caches
+	got=$(dd if="$1" bs=64k count=$(($2 * 16)) 2>/dev/null | md5sum | cut -d' ' -f1)
+	rm -f /tmp/disk.data
+	[ "$got" = "$want" ] || { echo "$1: read back $got, wrote $want"; return 1; }
+	echo "$1: wrote and read back $2 MiB, contents verified"
+}

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test module for the DMA ownership tracker (CONFIG_DMA_OWNER_DEBUG).
+ *
+ * Runs named scenarios of correct and broken streaming DMA API use on a real
+ * DMA device, so that the tracker's verdicts can be checked end to end on
+ * the paths real machines take: dma-direct, swiotlb bouncing, an IOMMU. It
+ * drives QEMU's "edu" PCI device (-device edu) when there is one, so the
+ * mappings go through the same code as a PCI driver's; otherwise a platform
+ * device of its own.
+ *
+ * /sys/kernel/debug/test_dma_owner/
+ *   scenarios  one line per scenario: name, then the violation it commits
+ *              ("none" for correct use)
+ *   run        write a scenario name to run it; -EINVAL if there is none
+ *   result     after a run: the scenario, device, handle and expected kind
+ *
+ * Misuse is chosen to be harmless to the DMA layer itself: a use after unmap
+ * is a sync, not a second unmap, and a wrong size stays within the pages
+ * mapped, so that the tracker's report is the only consequence.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#define EDU_VENDOR	0x1234
+#define EDU_DEVICE	0x11e8
+#define BUF_SIZE	4096
+#define NOT_MAPPED	(16UL << 20)	/* offset of a handle nobody mapped */
+
+static DEFINE_MUTEX(run_lock);
+static struct device *tdev;		/* the device we map for, when bound */
+static struct platform_device *pdev;	/* the fallback, if no edu */
+
+static struct {
+	const char *scenario;
+	dma_addr_t handle;
+} result;
+
+struct scenario {
+	const char *name;
+	const char *expect;	/* violation kind, or "none" */
+	int (*run)(struct device *dev, void *buf);
+};
+
+static int map_single(struct device *dev, void *buf, size_t size,
+		      enum dma_data_direction dir, dma_addr_t *h)
+{
+	*h = dma_map_single(dev, buf, size, dir);
+	result.handle = *h;
+	return dma_mapping_error(dev, *h) ? -ENOMEM : 0;
+}
+
+/* An sg table of @n entries, one per quarter page of @buf. */
+static int map_sgt(struct device *dev, void *buf, struct sg_table *sgt, int n,
+		   enum dma_data_direction dir)
+{
+	int i, ret;
+
+	ret = sg_alloc_table(sgt, n, GFP_KERNEL);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		sg_set_buf(&sgt->sgl[i], buf + i * (BUF_SIZE / n), BUF_SIZE / n);
+	ret = dma_map_sgtable(dev, sgt, dir, 0);
+	if (ret) {
+		sg_free_table(sgt);
+		return ret;
+	}
+	result.handle = sg_dma_address(sgt->sgl);
+	return 0;
+}
+
+static void unmap_sgt(struct device *dev, struct sg_table *sgt,
+		      enum dma_data_direction dir)
+{
+	dma_unmap_sgtable(dev, sgt, dir, 0);
+	sg_free_table(sgt);
+}
+
+/* ---- correct use: must stay silent ------------------------------------ */
+
+static int cycle_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int cycle_page(struct device *dev, void *buf)
+{
+	struct page *page = virt_to_page(buf);
+	dma_addr_t h;
+
+	h = dma_map_page(dev, page, 0, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	memset(buf, 0x5a, 64);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int cycle_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_BIDIRECTIONAL))
+		return -ENOMEM;
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_BIDIRECTIONAL);
+	dma_sync_sgtable_for_device(dev, &sgt, DMA_BIDIRECTIONAL);
+	unmap_sgt(dev, &sgt, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+static int cycle_resource(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_resource(dev, virt_to_phys(buf), BUF_SIZE,
+					DMA_BIDIRECTIONAL, 0);
+
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_resource(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL, 0);
+	return 0;
+}
+
+static int partial_sync(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, BUF_SIZE, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_range_for_cpu(dev, h, 256, 128, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(dev, h, 1024, 128, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* rx copybreak done right: the header to the CPU and back, buffer reused */
+static int copybreak(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	int i;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	for (i = 0; i < 3; i++) {
+		dma_sync_single_for_cpu(dev, h, 128, DMA_FROM_DEVICE);
+		dma_sync_single_for_device(dev, h, 128, DMA_FROM_DEVICE);
+	}
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* page_pool: mapped once with SKIP_CPU_SYNC, synced for each use */
+static int skip_cpu_sync_recycle(struct device *dev, void *buf)
+{
+	struct page *page = virt_to_page(buf);
+	dma_addr_t h;
+	int i;
+
+	h = dma_map_page_attrs(dev, page, 0, BUF_SIZE, DMA_FROM_DEVICE,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	for (i = 0; i < 3; i++) {
+		dma_sync_single_range_for_cpu(dev, h, 64, 1500, DMA_FROM_DEVICE);
+		dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	}
+	dma_unmap_page_attrs(dev, h, BUF_SIZE, DMA_FROM_DEVICE,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+	return 0;
+}
+
+static int unmap_cpu_owned(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* dma_map_sg() may map fewer segments than nents (an IOMMU merges them) */
+static int sg_fewer_ents(struct device *dev, void *buf)
+{
+	struct scatterlist sg[4];
+	int i, ents;
+
+	sg_init_table(sg, 4);
+	for (i = 0; i < 4; i++)
+		sg_set_buf(&sg[i], buf + i * 1024, 1024);
+	ents = dma_map_sg(dev, sg, 4, DMA_TO_DEVICE);
+	if (!ents)
+		return -ENOMEM;
+	result.handle = sg_dma_address(sg);
+	dma_sync_sg_for_cpu(dev, sg, 4, DMA_TO_DEVICE);
+	dma_sync_sg_for_device(dev, sg, 4, DMA_TO_DEVICE);
+	dma_unmap_sg(dev, sg, 4, DMA_TO_DEVICE);
+	return 0;
+}
+
+/* ---- misuse: each must be reported once, with its kind ---------------- */
+
+static int missing_sync_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	/* ...the device is given the buffer again, no sync_for_device... */
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int missing_sync_page(struct device *dev, void *buf)
+{
+	struct page *page = virt_to_page(buf);
+	dma_addr_t h;
+
+	h = dma_map_page(dev, page, 0, BUF_SIZE, DMA_FROM_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(dev, h, 512, 64, DMA_FROM_DEVICE);
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int missing_sync_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	unmap_sgt(dev, &sgt, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int redundant_sync_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_device(dev, h, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int redundant_sync_page(struct device *dev, void *buf)
+{
+	struct page *page = virt_to_page(buf);
+	dma_addr_t h;
+
+	h = dma_map_page(dev, page, 0, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int redundant_sync_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_TO_DEVICE))
+		return -ENOMEM;
+	dma_sync_sgtable_for_device(dev, &sgt, DMA_TO_DEVICE);
+	unmap_sgt(dev, &sgt, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int unknown_handle_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	/* an address nobody mapped: far from any mapping of ours */
+	result.handle = h + NOT_MAPPED;
+	dma_sync_single_for_cpu(dev, h + NOT_MAPPED, 64, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int use_after_unmap_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int use_after_unmap_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	dma_unmap_sgtable(dev, &sgt, DMA_FROM_DEVICE, 0);
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	sg_free_table(&sgt);
+	return 0;
+}
+
+static int use_after_unmap_resource(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_resource(dev, virt_to_phys(buf), BUF_SIZE,
+					DMA_BIDIRECTIONAL, 0);
+
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_resource(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL, 0);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+static int out_of_range_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 256, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_range_for_cpu(dev, h, 200, 100, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int dir_mismatch_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int dir_mismatch_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_TO_DEVICE))
+		return -ENOMEM;
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	unmap_sgt(dev, &sgt, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int size_mismatch_single(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 256, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int size_mismatch_resource(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_resource(dev, virt_to_phys(buf), 2048,
+					DMA_BIDIRECTIONAL, 0);
+
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_resource(dev, h, 1024, DMA_BIDIRECTIONAL, 0);
+	return 0;
+}
+
+/* needs dma_owner.check_contents=1 */
+static int cpu_write_single(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	p[100] ^= 0xff;		/* the device owns it */
+	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
+	return 0;
+}
+
+/* The driver unbinds with a mapping live; then it is bound again. */
+static int leak(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 512, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	device_release_driver(dev);
+	return device_attach(dev) > 0 ? 0 : -ENODEV;
+}
+
+static const struct scenario scenarios[] = {
+	{ "cycle_single",		"none", cycle_single },
+	{ "cycle_page",			"none", cycle_page },
+	{ "cycle_sg",			"none", cycle_sg },
+	{ "cycle_resource",		"none", cycle_resource },
+	{ "partial_sync",		"none", partial_sync },
+	{ "copybreak",			"none", copybreak },
+	{ "skip_cpu_sync_recycle",	"none", skip_cpu_sync_recycle },
+	{ "unmap_cpu_owned",		"none", unmap_cpu_owned },
+	{ "sg_fewer_ents",		"none", sg_fewer_ents },
+	{ "missing_sync_single",	"missing-sync-for-device", missing_sync_single },
+	{ "missing_sync_page",		"missing-sync-for-device", missing_sync_page },
+	{ "missing_sync_sg",		"missing-sync-for-device", missing_sync_sg },
+	{ "redundant_sync_single",	"redundant-sync-for-device", redundant_sync_single },
+	{ "redundant_sync_page",	"redundant-sync-for-device", redundant_sync_page },
+	{ "redundant_sync_sg",		"redundant-sync-for-device", redundant_sync_sg },
+	{ "unknown_handle_single",	"unknown-handle", unknown_handle_single },
+	{ "use_after_unmap_single",	"use-after-unmap", use_after_unmap_single },
+	{ "use_after_unmap_sg",		"use-after-unmap", use_after_unmap_sg },
+	{ "use_after_unmap_resource",	"use-after-unmap", use_after_unmap_resource },
+	{ "out_of_range_single",	"out-of-range", out_of_range_single },
+	{ "dir_mismatch_single",	"dir-mismatch", dir_mismatch_single },
+	{ "dir_mismatch_sg",		"dir-mismatch", dir_mismatch_sg },
+	{ "size_mismatch_single",	"size-mismatch", size_mismatch_single },
+	{ "size_mismatch_resource",	"size-mismatch", size_mismatch_resource },
+	{ "cpu_write_single",		"cpu-write-while-device-owned", cpu_write_single },
+	{ "leak",			"leak", leak },
+};
+
+static int scenarios_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++)
+		seq_printf(m, "%s %s\n", scenarios[i].name, scenarios[i].expect);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scenarios);
+
+static int result_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&run_lock);
+	if (result.scenario)
+		seq_printf(m, "scenario %s\ndevice %s\nhandle %pad\n",
+			   result.scenario, tdev ? dev_name(tdev) : "-",
+			   &result.handle);
+	mutex_unlock(&run_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(result);
+
+static ssize_t run_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	const struct scenario *sc = NULL;
+	char name[40];
+	void *buf;
+	int i, ret;
+
+	if (count >= sizeof(name))
+		return -E2BIG;
+	if (copy_from_user(name, ubuf, count))
+		return -EFAULT;
+	name[count] = '\0';
+	strim(name);
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++)
+		if (!strcmp(name, scenarios[i].name))
+			sc = &scenarios[i];
+	if (!sc)
+		return -EINVAL;
+
+	/* A page of its own, so no other data shares its cache lines. */
+	buf = (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&run_lock);
+	if (!tdev) {
+		ret = -ENODEV;
+	} else {
+		result.scenario = sc->name;
+		result.handle = 0;
+		ret = sc->run(tdev, buf);
+	}
+	mutex_unlock(&run_lock);
+	free_page((unsigned long)buf);
+	return ret ?: count;
+}
+
+static const struct file_operations run_fops = {
+	.write = run_write,
+	.llseek = noop_llseek,
+};
+
+static int bind(struct device *dev)
+{
+	int ret = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
+
+	if (ret)
+		return ret;
+	tdev = dev;
+	dev_info(dev, "test_dma_owner: mapping for this device\n");
+	return 0;
+}
+
+static int edu_probe(struct pci_dev *pci, const struct pci_device_id *id)
+{
+	int ret = pcim_enable_device(pci);
+
+	if (ret)
+		return ret;
+	pci_set_master(pci);
+	return bind(&pci->dev);
+}
+
+static void edu_remove(struct pci_dev *pci)
+{
+	tdev = NULL;
+}
+
+static const struct pci_device_id edu_ids[] = {
+	{ PCI_DEVICE(EDU_VENDOR, EDU_DEVICE) },
+	{ }
+};
+
+static struct pci_driver edu_driver = {
+	.name = "test_dma_owner",
+	.id_table = edu_ids,
+	.probe = edu_probe,
+	.remove = edu_remove,
+};
+
+static int plat_probe(struct platform_device *p)
+{
+	return bind(&p->dev);
+}
+
+static void plat_remove(struct platform_device *p)
+{
+	tdev = NULL;
+}
+
+static struct platform_driver plat_driver = {
+	.driver.name = "test_dma_owner",
+	.probe = plat_probe,
+	.remove = plat_remove,
+};
+
+static struct dentry *dir;
+
+static int __init test_dma_owner_init(void)
+{
+	int ret;
+
+	ret = pci_register_driver(&edu_driver);
+	if (ret)
+		return ret;
+	if (!tdev) {
+		ret = platform_driver_register(&plat_driver);
+		if (ret)
+			goto out_pci;
+		pdev = platform_device_register_simple("test_dma_owner", -1, NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto out_plat;
+		}
+	}
+	if (!tdev) {
+		ret = -ENODEV;
+		goto out_pdev;
+	}
+	dir = debugfs_create_dir("test_dma_owner", NULL);
+	debugfs_create_file("scenarios", 0444, dir, NULL, &scenarios_fops);
+	debugfs_create_file("result", 0444, dir, NULL, &result_fops);
+	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
+	return 0;
+
+out_pdev:
+	if (!IS_ERR_OR_NULL(pdev))
+		platform_device_unregister(pdev);
+out_plat:
+	platform_driver_unregister(&plat_driver);
+out_pci:
+	pci_unregister_driver(&edu_driver);
+	return ret;
+}
+module_init(test_dma_owner_init);
+
+static void __exit test_dma_owner_exit(void)
+{
+	debugfs_remove(dir);
+	if (pdev) {
+		platform_device_unregister(pdev);
+		platform_driver_unregister(&plat_driver);
+	}
+	pci_unregister_driver(&edu_driver);
+}
+module_exit(test_dma_owner_exit);
+
+MODULE_DESCRIPTION("Test module for the DMA ownership tracker");
+MODULE_LICENSE("GPL");
