@@ -27,7 +27,7 @@
 
 #define FILTER_MAX	64	/* longest filter, with its NUL */
 
-/* Copy a short write; accept one trailing newline, nothing non-printable. */
+/* Copy a short write; accept one trailing newline, then only printable ASCII. */
 static ssize_t get_word(const char __user *ubuf, size_t count, char *buf,
 			size_t size)
 {
@@ -41,7 +41,7 @@ static ssize_t get_word(const char __user *ubuf, size_t count, char *buf,
 	if (count && buf[count - 1] == '\n')
 		buf[--count] = '\0';
 	for (i = 0; i < count; i++)
-		if (!isgraph(buf[i]))
+		if (!isascii(buf[i]) || !isgraph(buf[i]))
 			return -EINVAL;
 	return count;
 }

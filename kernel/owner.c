@@ -42,6 +42,9 @@
 
 #include "owner.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/dma_owner.h>
+
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "dma_owner."
 
@@ -575,29 +578,40 @@ static unsigned int do_sync(struct device *dev, dma_addr_t addr, size_t size,
 {
 	enum dma_owner_op op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
 					    DMA_OWNER_OP_SYNC_FOR_CPU;
+	int before = DMA_OWNER_STATE_NONE, after = DMA_OWNER_STATE_NONE;
 	struct dma_owner_entry *e;
 	struct hlist_bl_head *b;
+	unsigned int ents = 0;
 	unsigned long flags;
-	unsigned int ents;
 
 	atomic_long_inc(for_device ? &dma_owner_stats.syncs_for_device :
 				     &dma_owner_stats.syncs_for_cpu);
+	e = size ? find_locked(dev, addr, size, false, &b, &flags) : NULL;
+	if (e) {
+		before = dma_owner_state(e);
+		record(e, op, caller);
+		sync_entry(e, addr, size, dir, for_device, v);
+		after = dma_owner_state(e);
+		if (v->kinds) {
+			v->has_entry = true;
+			v->snap = *e;
+		}
+		ents = e->sg_ents;
+		unlock_bucket(b, flags);
+	}
+	if (for_device)
+		trace_dma_owner_sync_for_device(dev, addr, size, dir, before,
+						after, caller);
+	else
+		trace_dma_owner_sync_for_cpu(dev, addr, size, dir, before,
+					     after, caller);
 	/* A zero-length sync moves nothing: nothing to check. */
 	if (!size)
 		return 0;
-	e = find_locked(dev, addr, size, false, &b, &flags);
 	if (!e) {
 		report_miss(v, dev, addr, size, dir, op, caller);
 		return 0;
 	}
-	record(e, op, caller);
-	sync_entry(e, addr, size, dir, for_device, v);
-	if (v->kinds) {
-		v->has_entry = true;
-		v->snap = *e;
-	}
-	ents = e->sg_ents;
-	unlock_bucket(b, flags);
 	if (v->kinds)
 		report_verdict(v, dev, addr, size, dir, op, caller);
 	return ents;
@@ -615,11 +629,15 @@ static unsigned int do_unmap(struct device *dev, dma_addr_t addr, size_t size,
 
 	e = find_locked(dev, addr, size, true, &b, &flags);
 	if (!e) {
+		trace_dma_owner_unmap(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
+				      DMA_OWNER_STATE_NONE, caller);
 		report_miss(v, dev, addr, size, dir, DMA_OWNER_OP_UNMAP, caller);
 		return 0;
 	}
 	hlist_bl_del(&e->node);
 	unlock_bucket(b, flags);
+	trace_dma_owner_unmap(dev, addr, size, dir, dma_owner_state(e),
+			      DMA_OWNER_STATE_NONE, caller);
 
 	atomic_long_inc(&dma_owner_stats.unmaps);
 	record(e, DMA_OWNER_OP_UNMAP, caller);
@@ -671,6 +689,8 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 	e->map_stack = save_map_stack(caller);
 	record(e, DMA_OWNER_OP_MAP, caller);
 	insert(e);
+	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
+			    DMA_OWNER_STATE_DEVICE, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map);
 
@@ -734,6 +754,9 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		e->sg_ents = ents;
 		record(e, DMA_OWNER_OP_MAP, caller);
 		insert(e);
+		trace_dma_owner_map(dev, sg_dma_address(s), sg_dma_len(s), dir,
+				    DMA_OWNER_STATE_NONE, DMA_OWNER_STATE_DEVICE,
+				    caller);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map_sg);

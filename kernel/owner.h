@@ -10,6 +10,7 @@
 #include <linux/dma-owner.h>
 #include <linux/list_bl.h>
 #include <linux/stackdepot.h>
+#include <trace/events/dma_owner.h>
 
 struct seq_file;
 
@@ -135,6 +136,14 @@ enum dma_owner_report_mode {
 	DMA_OWNER_REPORT_ALL,		/* every violation */
 	DMA_OWNER_REPORT_PANIC,		/* the first violation panics */
 };
+
+/* The owner of a mapping, as the trace events name it. */
+static inline int dma_owner_state(const struct dma_owner_entry *e)
+{
+	if (e->inexact)
+		return DMA_OWNER_STATE_MIXED;
+	return e->cpu_lo != e->cpu_hi ? DMA_OWNER_STATE_CPU : DMA_OWNER_STATE_DEVICE;
+}
 
 extern struct dma_owner_stats dma_owner_stats;
 extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];

@@ -461,6 +461,13 @@ void dma_owner_report(struct dma_owner_report *r)
 	atomic_long_inc(&dma_owner_stats.violations);
 	atomic_long_inc(&dma_owner_stats.violation[r->kind]);
 	log_report(r);
+	trace_dma_owner_violation(dma_owner_kind_names[r->kind], r->dev,
+				  r->has_entry ? r->entry.handle : r->addr,
+				  r->has_entry ? r->entry.size : r->size,
+				  r->has_entry ? r->entry.dir : r->dir,
+				  r->has_entry && r->kind != DMA_OWNER_USE_AFTER_UNMAP ?
+				  dma_owner_state(&r->entry) : DMA_OWNER_STATE_NONE,
+				  r->caller);
 
 	if (READ_ONCE(dma_owner_report_mode) == DMA_OWNER_REPORT_RATELIMIT &&
 	    !site_ratelimit(r, &suppressed))

@@ -30,6 +30,7 @@ copy_prog() {
 	done
 }
 copy_prog /usr/bin/trace-cmd
+copy_prog /usr/bin/perf
 
 [ -d "$GUEST/modroot/lib/modules" ] && cp -a "$GUEST/modroot/lib/modules" "$root/lib/"
 cp "$REPO"/tests/guest/*.sh "$root/usr/share/dma-owner/" 2>/dev/null || true

@@ -27,7 +27,7 @@ vm() {
 		keep=$REPO/out/logs/$(basename "$0" .sh)-$(basename "$out")
 		mkdir -p "$REPO/out/logs"
 		cp "$out" "$keep.out"; cp "$out.err" "$keep.err"; cp "$out.console" "$keep.console"
-		echo "# failed run kept in ${keep#$REPO/}.{out,err,console}"
+		echo "# run exited $rc: kept in ${keep#$REPO/}.{out,err,console}"
 	fi
 }
 

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# /sys/kernel/debug/dma-owner/ after scripted workloads: exact counters, the
+# violations log in order, log_size, the mappings listing, filter and
+# clear; a fuzz of malformed writes; and reading mappings in a loop while
+# another CPU maps and unmaps at full speed.
+. "$(dirname "$0")/../lib-test.sh"
+
+mkdir "$T/www"
+head -c 1M /dev/urandom >"$T/www/blob"
+md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
+start_http "$T/www"
+
+cat >"$T/debugfs.sh" <<S
+. /usr/share/dma-owner/traffic.sh
+D=/sys/kernel/debug/dma-owner
+R=/sys/kernel/debug/test_dma_owner/run
+modprobe test_dma_owner || exit 10
+dev=\$(basename \$(readlink /sys/bus/pci/drivers/test_dma_owner/0000:*))
+echo "testdev \$dev"
+echo 1 >\$D/clear
+for s in cycle_single cycle_sg missing_sync_single redundant_sync_single; do echo \$s >\$R; done
+echo "--- stats1"; cat \$D/stats
+echo "--- log1"; grep '^\[' -A1 \$D/violations
+echo 3 >/sys/module/dma_owner/parameters/log_size
+for s in dir_mismatch_single size_mismatch_single out_of_range_single leak; do echo \$s >\$R; done
+echo "--- log2"; grep '^\[' -A1 \$D/violations
+echo 1 >\$D/clear
+echo "--- stats2"; cat \$D/stats
+echo "--- log3"; cat \$D/violations
+net_up || exit 11
+echo "--- mappings"; cat \$D/mappings
+echo "\$dev" >\$D/filter
+echo "--- filter"; cat \$D/filter
+echo 1 >\$D/clear
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 >/dev/null || exit 12
+echo cycle_single >\$R
+echo "--- stats3"; cat \$D/stats
+echo e1000 >\$D/filter
+echo 1 >\$D/clear
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 >/dev/null || exit 13
+echo missing_sync_single >\$R
+echo "--- stats4"; cat \$D/stats
+echo >\$D/filter
+echo "--- filter2"; cat \$D/filter
+echo "--- fuzz"
+sh /usr/share/dma-owner/fuzz-writes.sh
+echo "--- race"
+( end=\$((\$(date +%s) + 8)); while [ \$(date +%s) -lt \$end ]; do echo cycle_sg >\$R; done ) &
+( end=\$((\$(date +%s) + 8)); while [ \$(date +%s) -lt \$end ]; do fetch 1 http://10.0.2.2:$HTTP_PORT/blob $md5 >/dev/null; done ) &
+n=0 bad=0
+end=\$((\$(date +%s) + 8))
+while [ \$(date +%s) -lt \$end ]; do
+	cat \$D/mappings >/tmp/m
+	n=\$((n + 1))
+	bad=\$((bad + \$(awk 'NR > 1 && (NF != 10 || \$3 !~ /^0x[0-9a-f]+\$/ || \$5 !~ /^DMA_/ || \$6 !~ /^(device|cpu\\[.*\\)|cpu\\+device)\$/)' /tmp/m | wc -l)))
+done
+wait
+echo "reads \$n badlines \$bad"
+S
+
+QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn 'at kernel/dma/(owner_report|debug|swiotlb)\.c' "$T/debugfs.sh"
+check "debugfs: guest run clean" "rc=$rc: $(tail -3 "$T/out") $(head -3 "$T/out.err")" [ $rc = 0 ]
+tr -d '\r' <"$T/out" >"$T/o"
+dev=$(sed -n 's/^testdev //p' "$T/o")
+sec() { sed -n "/^--- $1\$/,/^---/p" "$T/o" | sed '1d;$d'; }
+st() { sec "$1" | sed -n "s/^$2: //p"; }
+
+# cycle_single: 1 map, 2 syncs for cpu, 1 for device; cycle_sg: 4 segments,
+# each mapped, synced both ways, unmapped; missing_sync_single: 1 map, 2 for
+# cpu; redundant_sync_single: 1 map, 1 for device.
+for kv in maps=7 unmaps=7 syncs_for_cpu=8 syncs_for_device=6 live=0 untracked=0 \
+	violations=2 violation.missing-sync-for-device=1 violation.redundant-sync-for-device=1 \
+	violation.unknown-handle=0 violation.leak=0 enabled=1; do
+	k=${kv%%=*}
+	check "debugfs: stats $kv after the workload" "$k: $(st stats1 "$k")" [ "$(st stats1 "$k")" = "${kv#*=}" ]
+done
+check "debugfs: stats has a violation.<kind> line for all 9 kinds" "$(sec stats1 | grep -c '^violation\.')" \
+	[ "$(sec stats1 | grep -c '^violation\.')" = 9 ]
+log1=$(sec log1 | sed -n 's/^\([a-z-]*\) in .*/\1/p' | xargs)
+check "debugfs: violations log holds the kinds in order" "got: $log1" \
+	[ "$log1" = "missing-sync-for-device redundant-sync-for-device" ]
+log2=$(sec log2 | grep -o '^\[[0-9]*\]\|^[a-z-]* in ' | xargs)
+check "debugfs: log_size=3 keeps the newest three, oldest first" "got: $log2" \
+	[ "$log2" = "[3] size-mismatch in [4] out-of-range in [5] leak in" ]
+for k in maps violations violation.missing-sync-for-device live; do
+	check "debugfs: clear zeroes $k" "$k: $(st stats2 $k)" [ "$(st stats2 $k)" = 0 ]
+done
+check "debugfs: clear empties the log" "$(sec log3 | head -2)" [ -z "$(sec log3)" ]
+hdr=$(sec mappings | head -1)
+check "debugfs: mappings header" "got: $hdr" \
+	[ "$hdr" = "device driver handle size dir owner age_ms syncs_for_cpu syncs_for_device map_site" ]
+rx=$(sec mappings | awk '$2 == "e1000" && $5 == "DMA_FROM_DEVICE" && $6 == "device"' | wc -l)
+check "debugfs: mappings lists e1000's live rx buffers, device-owned" "$rx lines" [ "$rx" -ge 64 ]
+has_site() { sec mappings | grep -q ' e1000_alloc_rx_buffers+0x'; }
+check "debugfs: mappings names the map site" "$(sec mappings | sed -n 2p)" has_site
+check "debugfs: filter reads back" "got: $(sec filter)" [ "$(sec filter)" = "$dev" ]
+check "debugfs: filter on the device tracks only it (1 map)" "maps: $(st stats3 maps)" [ "$(st stats3 maps)" = 1 ]
+check "debugfs: filter on driver e1000 tracks e1000, not the test device" \
+	"maps: $(st stats4 maps), violations: $(st stats4 violations)" \
+	[ "$(st stats4 maps)" -gt 100 -a "$(st stats4 violations)" = 0 ]
+check "debugfs: empty filter reads back empty" "got: $(sec filter2)" [ -z "$(sec filter2)" ]
+fuzz=$(sec fuzz | tail -1)
+echo "# fuzz: $fuzz"
+check "debugfs: every malformed write refused" "$(sec fuzz | grep accepted: | head -3) $fuzz" \
+	sh -c "echo '$fuzz' | grep -q 'accepted 0$' && ! grep -q '^accepted:' '$T/o'"
+check "debugfs: malformed writes change nothing" "$(grep '^changed:' "$T/o" | head -3)" \
+	sh -c "! grep -q '^changed:' '$T/o'"
+n=$(sed -n 's/^refused \([0-9]*\) .*/\1/p' "$T/o")
+check "debugfs: fuzz covered hundreds of inputs" "$n" [ "${n:-0}" -ge 500 ]
+race=$(sed -n 's/^reads //p' "$T/o")
+echo "# mappings under load: reads $race"
+check "debugfs: mappings read under load: well-formed lines" "$race" \
+	[ "${race#* badlines }" = 0 -a "${race%% *}" -ge 5 ]
