@@ -29,6 +29,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
@@ -432,6 +433,195 @@ static int leak(struct device *dev, void *buf)
 	return device_attach(dev) > 0 ? 0 : -ENODEV;
 }
 
+/* ---- fault injection: misuse injected into correct traffic ------------ */
+
+/*
+ * "random" runs random_ops random operations on a pool of mappings, all of
+ * them correct, except that with a chance of random_rate percent an
+ * operation is replaced by one misuse of a random kind, each committed so
+ * that it is exactly one violation and leaves the mapping as it was. The
+ * same seed gives the same run. The result file then counts what was
+ * injected, kind by kind, for the test to compare with what was detected.
+ */
+static unsigned int random_seed = 1;
+module_param(random_seed, uint, 0644);
+MODULE_PARM_DESC(random_seed, "Seed of the random scenario");
+static unsigned int random_ops = 2000;
+module_param(random_ops, uint, 0644);
+MODULE_PARM_DESC(random_ops, "Operations of the random scenario");
+static unsigned int random_rate = 5;
+module_param(random_rate, uint, 0644);
+MODULE_PARM_DESC(random_rate, "Percent of operations replaced by a misuse");
+
+enum injected_kind {
+	INJ_MISSING_SYNC, INJ_REDUNDANT_SYNC, INJ_UNKNOWN_HANDLE,
+	INJ_USE_AFTER_UNMAP, INJ_OUT_OF_RANGE, INJ_DIR_MISMATCH,
+	INJ_SIZE_MISMATCH, NR_INJ
+};
+
+static const char *const injected_names[NR_INJ] = {
+	"missing-sync-for-device", "redundant-sync-for-device",
+	"unknown-handle", "use-after-unmap", "out-of-range",
+	"dir-mismatch", "size-mismatch",
+};
+
+static unsigned int injected[NR_INJ];
+static unsigned int random_done;
+
+#define POOL 32
+
+struct pool_map {
+	void *buf;
+	dma_addr_t h;
+	size_t size;
+	enum dma_data_direction dir;
+};
+
+static int pool_map(struct device *dev, struct pool_map *m, struct rnd_state *rs)
+{
+	static const enum dma_data_direction dirs[] = {
+		DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL,
+	};
+
+	m->size = 256 << (prandom_u32_state(rs) % 4);	/* 256 .. 2048 */
+	m->dir = dirs[prandom_u32_state(rs) % 3];
+	m->h = dma_map_single(dev, m->buf, m->size, m->dir);
+	return dma_mapping_error(dev, m->h) ? -ENOMEM : 0;
+}
+
+/* No mapping of the pool contains @addr. */
+static bool pool_free_addr(struct pool_map *pool, dma_addr_t addr)
+{
+	int i;
+
+	for (i = 0; i < POOL; i++)
+		if (addr >= pool[i].h && addr - pool[i].h < pool[i].size)
+			return false;
+	return true;
+}
+
+static void inject(struct device *dev, struct pool_map *pool,
+		   struct pool_map *m, struct rnd_state *rs)
+{
+	enum dma_data_direction wrong;
+	enum injected_kind kind = prandom_u32_state(rs) % NR_INJ;
+	dma_addr_t h;
+
+	switch (kind) {
+	case INJ_MISSING_SYNC:
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		break;
+	case INJ_REDUNDANT_SYNC:
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		break;
+	case INJ_UNKNOWN_HANDLE:
+		h = m->h + NOT_MAPPED;
+		if (!pool_free_addr(pool, h))
+			return;
+		dma_sync_single_for_cpu(dev, h, 64, m->dir);
+		break;
+	case INJ_USE_AFTER_UNMAP:
+		dma_unmap_single(dev, m->h, m->size, m->dir);
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		if (pool_map(dev, m, rs))
+			m->h = DMA_MAPPING_ERROR;
+		break;
+	case INJ_OUT_OF_RANGE:
+		dma_sync_single_range_for_cpu(dev, m->h, m->size - 8, 16, m->dir);
+		dma_sync_single_range_for_device(dev, m->h, m->size - 8, 8, m->dir);
+		break;
+	case INJ_DIR_MISMATCH:
+		if (m->dir == DMA_BIDIRECTIONAL)
+			return;		/* any direction is right for it */
+		wrong = m->dir == DMA_TO_DEVICE ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+		dma_sync_single_for_cpu(dev, m->h, m->size, wrong);
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		break;
+	case INJ_SIZE_MISMATCH:
+		dma_unmap_single(dev, m->h, m->size / 2, m->dir);
+		if (pool_map(dev, m, rs))
+			m->h = DMA_MAPPING_ERROR;
+		break;
+	default:
+		return;
+	}
+	injected[kind]++;
+}
+
+/* One correct operation on a device-owned mapping; it stays device-owned. */
+static void correct_op(struct device *dev, struct pool_map *m,
+		       struct rnd_state *rs)
+{
+	size_t off, len;
+
+	switch (prandom_u32_state(rs) % 4) {
+	case 0:
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		break;
+	case 1:		/* a partial sync, copybreak style */
+		off = prandom_u32_state(rs) % (m->size / 2);
+		len = 1 + prandom_u32_state(rs) % (m->size / 2);
+		dma_sync_single_range_for_cpu(dev, m->h, off, len, m->dir);
+		dma_sync_single_range_for_device(dev, m->h, off, len, m->dir);
+		break;
+	case 2:		/* unmap from the CPU's side, map again */
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		fallthrough;
+	default:
+		dma_unmap_single(dev, m->h, m->size, m->dir);
+		if (pool_map(dev, m, rs))
+			m->h = DMA_MAPPING_ERROR;
+		break;
+	}
+}
+
+static int random_workload(struct device *dev, void *unused)
+{
+	struct pool_map *pool;
+	struct rnd_state rs;
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	pool = kcalloc(POOL, sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return -ENOMEM;
+	prandom_seed_state(&rs, random_seed);
+	memset(injected, 0, sizeof(injected));
+	for (i = 0; i < POOL; i++) {
+		pool[i].buf = (void *)__get_free_page(GFP_KERNEL);
+		if (!pool[i].buf || pool_map(dev, &pool[i], &rs)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		n = i + 1;
+	}
+	for (i = 0; i < random_ops; i++) {
+		struct pool_map *m = &pool[prandom_u32_state(&rs) % POOL];
+
+		if (dma_mapping_error(dev, m->h)) {
+			if (pool_map(dev, m, &rs))
+				m->h = DMA_MAPPING_ERROR;
+			continue;
+		}
+		if (prandom_u32_state(&rs) % 100 < random_rate)
+			inject(dev, pool, m, &rs);
+		else
+			correct_op(dev, m, &rs);
+	}
+	random_done = 1;
+out:
+	for (i = 0; i < n; i++)
+		if (!dma_mapping_error(dev, pool[i].h))
+			dma_unmap_single(dev, pool[i].h, pool[i].size, pool[i].dir);
+	for (i = 0; i < POOL; i++)
+		free_page((unsigned long)pool[i].buf);
+	kfree(pool);
+	return ret;
+}
+
 static const struct scenario scenarios[] = {
 	{ "cycle_single",		"none", cycle_single },
 	{ "cycle_page",			"none", cycle_page },
@@ -459,6 +649,7 @@ static const struct scenario scenarios[] = {
 	{ "size_mismatch_resource",	"size-mismatch", size_mismatch_resource },
 	{ "cpu_write_single",		"cpu-write-while-device-owned", cpu_write_single },
 	{ "leak",			"leak", leak },
+	{ "random",			"injected", random_workload },
 };
 
 static int scenarios_show(struct seq_file *m, void *v)
@@ -478,6 +669,15 @@ static int result_show(struct seq_file *m, void *v)
 		seq_printf(m, "scenario %s\ndevice %s\nhandle %pad\n",
 			   result.scenario, tdev ? dev_name(tdev) : "-",
 			   &result.handle);
+	if (random_done) {
+		int i;
+
+		seq_printf(m, "seed %u ops %u rate %u\n", random_seed,
+			   random_ops, random_rate);
+		for (i = 0; i < NR_INJ; i++)
+			seq_printf(m, "injected.%s %u\n", injected_names[i],
+				   injected[i]);
+	}
 	mutex_unlock(&run_lock);
 	return 0;
 }
@@ -513,6 +713,7 @@ static ssize_t run_write(struct file *file, const char __user *ubuf,
 	} else {
 		result.scenario = sc->name;
 		result.handle = 0;
+		random_done = 0;
 		ret = sc->run(tdev, buf);
 	}
 	mutex_unlock(&run_lock);

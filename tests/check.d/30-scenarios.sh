@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The violation matrix: every test_dma_owner scenario on dma-direct, with
-# swiotlb bouncing everything and behind intel-iommu, each checked three
-# ways -- the debugfs counters, the debugfs violations log (kind, device,
-# handle) and the report in dmesg -- for exactly the expected violation,
+# swiotlb bouncing everything, behind intel-iommu and on a platform device,
+# each checked three ways -- debugfs (the counters, and the violations log's
+# kind, device and handle), the report in dmesg, and the dma_owner_violation
+# trace event (kind, device, handle) -- for exactly the expected violation,
 # or for silence.
 . "$(dirname "$0")/../lib-test.sh"
 
@@ -19,26 +20,27 @@ matrix() {
 	local n=0
 	while read -r line; do
 		n=$((n + 1))
-		unset name expect dev handle violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed
+		unset name expect dev handle violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle
 		eval "$(echo "${line#R }" | tr ' ' '\n' | grep '=' | sed "s/=\(.*\)/='\1'/")"
 		if [ -z "$expect" ]; then
 			not_ok "$mode/$name" "the scenario did not run: $line"
 			continue
 		fi
 		if [ "$expect" = none ]; then
-			check "$mode/$name: debugfs counts no violation" "violations=$violations" [ "$violations" = 0 ]
-			check "$mode/$name: debugfs log empty" "log has $logkind" [ "$logkind" = - ]
+			check "$mode/$name: debugfs silent" "violations=$violations, log: $logkind" \
+				[ "$violations" = 0 -a "$logkind" = - ]
 			check "$mode/$name: dmesg silent" "$dmesgall reports" [ "$dmesgall" = 0 ]
+			check "$mode/$name: no trace event" "$tracen events" [ "$tracen" = 0 ]
 		else
-			check "$mode/$name: debugfs counts one $expect" \
-				"violations=$violations violation.$expect=$kindcount" \
-				[ "$violations" = 1 -a "$kindcount" = 1 ]
-			check "$mode/$name: debugfs log names $expect, the device, the handle" \
-				"log: $logkind $logdev $loghandle, want $expect $dev $handle" \
-				[ "$logkind" = "$expect" -a "$logdev" = "$dev" -a "$loghandle" = "$handle" ]
+			check "$mode/$name: debugfs counts one $expect and logs it on the device and handle" \
+				"violations=$violations violation.$expect=$kindcount; log: $logkind $logdev $loghandle, want $expect $dev $handle" \
+				[ "$violations" = 1 -a "$kindcount" = 1 -a "$logkind" = "$expect" -a "$logdev" = "$dev" -a "$loghandle" = "$handle" ]
 			check "$mode/$name: dmesg reports $expect on the device" \
 				"dmesg: $dmesgkind of $expect, $dmesgall in all, device lines $dmesgdev" \
 				[ "$dmesgkind" = 1 -a "$dmesgall" = 1 -a "$dmesgdev" -ge 1 ]
+			check "$mode/$name: one trace event, $expect on the device and handle" \
+				"trace: $tracen events, $tracekind $tracedev $tracehandle" \
+				[ "$tracen" = 1 -a "$tracekind" = "$expect" -a "$tracedev" = "$dev" -a "$tracehandle" = "$handle" ]
 		fi
 	done < <(tr -d '\r' <"$T/$mode.out" | grep '^R ')
 	check "$mode: every scenario ran" "$n scenarios reported" [ $n -ge 26 ]

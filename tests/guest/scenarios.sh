@@ -3,18 +3,24 @@
 # Run every test_dma_owner scenario (or those named) and print one line per
 # scenario with what the tracker said about it through each channel:
 #   R name=N expect=K dev=D handle=H violations=V kindcount=C
-#     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C
+#     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
+#     tracen=C tracekind=K tracedev=D tracehandle=H
+# (handles in decimal, so that every channel's spelling compares)
 D=/sys/kernel/debug/dma-owner
 T=/sys/kernel/debug/test_dma_owner
 modprobe test_dma_owner || { echo "cannot load test_dma_owner"; exit 1; }
 echo all >/sys/module/dma_owner/parameters/report
 echo 1 >/sys/module/dma_owner/parameters/check_contents
 stat() { sed -n "s/^$1: //p" $D/stats; }
-names=${*:-$(cut -d' ' -f1 $T/scenarios)}
+dec() { [ -n "$1" ] && echo $(($1)) || echo -; }
+TR=/sys/kernel/tracing
+echo 1 >$TR/events/dma_owner/dma_owner_violation/enable
+names=${*:-$(grep -v "^random " $T/scenarios | cut -d" " -f1)}
 for name in $names; do
 	expect=$(grep "^$name " $T/scenarios | cut -d' ' -f2)
 	echo 1 >$D/clear
 	dmesg -c >/dev/null
+	echo >$TR/trace
 	echo "$name" >$T/run || { echo "R name=$name runfailed"; continue; }
 	dev=$(sed -n 's/^device //p' $T/result)
 	handle=$(sed -n 's/^handle //p' $T/result)
@@ -25,10 +31,17 @@ for name in $names; do
 	loghandle=$(sed -n 's/^mapping \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
 	[ -n "$loghandle" ] || loghandle=$(sed -n 's/^[a-z_]* of \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
 	dmesg >/tmp/dmesg
-	echo "R name=$name expect=$expect dev=$dev handle=$handle" \
+	grep 'dma_owner_violation:' $TR/trace >/tmp/trace
+	tline=$(head -1 /tmp/trace | sed 's/.*dma_owner_violation: *//')
+	set -- $tline
+	tracekind=${1:--} tracedev=${3:--}
+	tracehandle=$(echo "$tline" | sed -n 's/.*handle=\(0x[0-9a-f]*\).*/\1/p')
+	echo "R name=$name expect=$expect dev=$dev handle=$(dec $handle)" \
 		"violations=$(stat violations) kindcount=$(stat violation.$expect)" \
-		"logkind=${logkind:--} logdev=${logdev:--} loghandle=${loghandle:--}" \
+		"logkind=${logkind:--} logdev=${logdev:--} loghandle=$(dec $loghandle)" \
 		"dmesgkind=$(grep -c "dma-owner: $expect in " /tmp/dmesg)" \
 		"dmesgall=$(grep -c 'dma-owner: [a-z-]* in ' /tmp/dmesg)" \
-		"dmesgdev=$(grep -c "dma-owner: device $dev driver" /tmp/dmesg)"
+		"dmesgdev=$(grep -c "dma-owner: device $dev driver" /tmp/dmesg)" \
+		"tracen=$(wc -l </tmp/trace) tracekind=$tracekind tracedev=$tracedev" \
+		"tracehandle=$(dec $tracehandle)"
 done
