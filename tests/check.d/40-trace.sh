@@ -82,5 +82,6 @@ check "perf: dma_owner_sync_for_cpu count = stats syncs_for_cpu" "perf $(perf_co
 	[ "$(perf_count dma_owner_sync_for_cpu)" = "$(st syncs_for_cpu)" ]
 check "perf: dma_owner_sync_for_device count = stats syncs_for_device" "perf $(perf_count dma_owner_sync_for_device), stats $(st syncs_for_device)" \
 	[ "$(perf_count dma_owner_sync_for_device)" = "$(st syncs_for_device)" ]
-check "perf: dma_owner_violation count = stats violations (2)" "perf $(perf_count dma_owner_violation), stats $(st violations)" \
-	[ "$(perf_count dma_owner_violation)" = "$(st violations)" -a "$(st violations)" = 2 ]
+# 2 from the test module, plus any of the documented e1000 finding
+check "perf: dma_owner_violation count = stats violations (>= 2)" "perf $(perf_count dma_owner_violation), stats $(st violations)" \
+	[ "$(perf_count dma_owner_violation)" = "$(st violations)" -a "$(st violations)" -ge 2 ]

@@ -37,3 +37,9 @@ disk_rw() {
 	[ "$got" = "$want" ] || { echo "$1: read back $got, wrote $want"; return 1; }
 	echo "$1: wrote and read back $2 MiB, contents verified"
 }
+
+# The kinds and call sites of the logged reports, one "site KIND in FUNC" each.
+report_sites() {
+	grep -E '^[a-z-]+ in ' /sys/kernel/debug/dma-owner/violations |
+		sed 's/+0x.*//; s/^/site /' | sort -u
+}

@@ -172,6 +172,9 @@ fail() {
 problems='Kernel panic|BUG: KASAN|Oops:|BUG:|WARNING:|INFO: |general protection fault'
 first=$(tr -d '\r' <"$log" | grep -E -- "$problems" |
 	{ if [ -n "$allow" ]; then grep -v -E -- "$allow"; else cat; fi } | head -1)
+# A panic is the outcome that matters, whatever the dying kernel said first.
+panic=$(tr -d '\r' <"$log" | grep -m1 -- 'Kernel panic')
+[ -z "$panic" ] || first=$panic
 if [ -n "$first" ]; then
 	case "$first" in
 	*"Kernel panic"*) what="guest kernel panicked" ;;
