@@ -36,6 +36,7 @@
 #include <linux/percpu.h>
 #include <linux/scatterlist.h>
 #include <linux/seqlock.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <kunit/visibility.h>
@@ -59,6 +60,7 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_stats);
 #define MAX_TRACKED_SIZE	U32_MAX
 #define STACK_DEPTH		16
 #define UNMAPPED_PER_CPU	64	/* recently unmapped entries remembered */
+#define MAX_CSUM_SIZE		SZ_64K	/* bounds the content check's work per call */
 
 static struct kmem_cache *entry_cache;
 static struct hlist_bl_head *table;
@@ -328,7 +330,7 @@ static bool contents_csum(phys_addr_t phys, size_t size, u32 *csum)
 {
 	unsigned long pfn = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
 
-	if (!phys || !pfn_valid(pfn) || !pfn_valid(last) ||
+	if (!phys || size > MAX_CSUM_SIZE || !pfn_valid(pfn) || !pfn_valid(last) ||
 	    PageHighMem(pfn_to_page(last)))
 		return false;
 	*csum = jhash(phys_to_virt(phys), size, 0);
