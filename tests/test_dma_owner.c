@@ -54,8 +54,9 @@ struct scenario {
 };
 
 /* Inline, so the DMA API sees the scenario as its caller. */
-static __always_inline int map_single(struct device *dev, void *buf, size_t size,
-		      enum dma_data_direction dir, dma_addr_t *h)
+static __always_inline int map_single(struct device *dev, void *buf,
+				      size_t size, enum dma_data_direction dir,
+				      dma_addr_t *h)
 {
 	*h = dma_map_single(dev, buf, size, dir);
 	result.handle = *h;
@@ -63,8 +64,9 @@ static __always_inline int map_single(struct device *dev, void *buf, size_t size
 }
 
 /* An sg table of @n entries, one per quarter page of @buf. */
-static __always_inline int map_sgt(struct device *dev, void *buf, struct sg_table *sgt, int n,
-		   enum dma_data_direction dir)
+static __always_inline int map_sgt(struct device *dev, void *buf,
+				   struct sg_table *sgt, int n,
+				   enum dma_data_direction dir)
 {
 	int i, ret;
 
@@ -82,8 +84,9 @@ static __always_inline int map_sgt(struct device *dev, void *buf, struct sg_tabl
 	return 0;
 }
 
-static __always_inline void unmap_sgt(struct device *dev, struct sg_table *sgt,
-		      enum dma_data_direction dir)
+static __always_inline void unmap_sgt(struct device *dev,
+				      struct sg_table *sgt,
+				       enum dma_data_direction dir)
 {
 	dma_unmap_sgtable(dev, sgt, dir, 0);
 	sg_free_table(sgt);
@@ -318,6 +321,38 @@ static int unknown_handle_single(struct device *dev, void *buf)
 	return 0;
 }
 
+static int unknown_handle_page(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_TO_DEVICE);
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h + NOT_MAPPED + 128;	/* what the sync names */
+	dma_sync_single_range_for_device(dev, h + NOT_MAPPED, 128, 64,
+					 DMA_TO_DEVICE);
+	return 0;
+}
+
+/* A list whose DMA addresses were never mapped (a stale copy, say). */
+static int unknown_handle_sg(struct device *dev, void *buf)
+{
+	struct scatterlist *s;
+	struct sg_table sgt;
+	int i;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	dma_unmap_sgtable(dev, &sgt, DMA_FROM_DEVICE, 0);
+	for_each_sgtable_dma_sg(&sgt, s, i)
+		sg_dma_address(s) += NOT_MAPPED;
+	result.handle = sg_dma_address(sgt.sgl);
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	sg_free_table(&sgt);
+	return 0;
+}
+
 static int use_after_unmap_single(struct device *dev, void *buf)
 {
 	dma_addr_t h;
@@ -326,6 +361,19 @@ static int use_after_unmap_single(struct device *dev, void *buf)
 		return -ENOMEM;
 	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
 	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int use_after_unmap_page(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_FROM_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(dev, h, 0, 256, DMA_FROM_DEVICE);
 	return 0;
 }
 
@@ -365,6 +413,34 @@ static int out_of_range_single(struct device *dev, void *buf)
 	return 0;
 }
 
+static int out_of_range_page(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, 1024, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_range_for_cpu(dev, h, 0, 1024, DMA_TO_DEVICE);
+	dma_sync_single_range_for_device(dev, h, 512, 1024, DMA_TO_DEVICE);
+	dma_unmap_page(dev, h, 1024, DMA_TO_DEVICE);
+	return 0;
+}
+
+/* A list rebuilt with a longer first entry, then synced as if mapped so. */
+static int out_of_range_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	sg_dma_len(sgt.sgl) += 256;
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	sg_dma_len(sgt.sgl) -= 256;
+	unmap_sgt(dev, &sgt, DMA_FROM_DEVICE);
+	return 0;
+}
+
 static int dir_mismatch_single(struct device *dev, void *buf)
 {
 	dma_addr_t h;
@@ -387,6 +463,30 @@ static int dir_mismatch_sg(struct device *dev, void *buf)
 	return 0;
 }
 
+static int dir_mismatch_page(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+static int dir_mismatch_resource(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_resource(dev, virt_to_phys(buf), BUF_SIZE,
+					DMA_TO_DEVICE, 0);
+
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_resource(dev, h, BUF_SIZE, DMA_FROM_DEVICE, 0);
+	return 0;
+}
+
 static int size_mismatch_single(struct device *dev, void *buf)
 {
 	dma_addr_t h;
@@ -394,6 +494,18 @@ static int size_mismatch_single(struct device *dev, void *buf)
 	if (map_single(dev, buf, 256, DMA_TO_DEVICE, &h))
 		return -ENOMEM;
 	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int size_mismatch_page(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, BUF_SIZE / 2, DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -419,6 +531,37 @@ static int cpu_write_single(struct device *dev, void *buf)
 		return -ENOMEM;
 	p[100] ^= 0xff;		/* the device owns it */
 	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int cpu_write_page(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	p[BUF_SIZE - 1]++;	/* the device owns it */
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	return 0;
+}
+
+/*
+ * One entry: the content check needs the CPU address of each DMA segment,
+ * which an IOMMU that merges segments does not keep.
+ */
+static int cpu_write_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+	u8 *p = buf;
+
+	if (map_sgt(dev, buf, &sgt, 1, DMA_TO_DEVICE))
+		return -ENOMEM;
+	p[8] = ~p[8];		/* the device owns it */
+	unmap_sgt(dev, &sgt, DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -452,20 +595,25 @@ MODULE_PARM_DESC(random_ops, "Operations of the random scenario");
 static unsigned int random_rate = 5;
 module_param(random_rate, uint, 0644);
 MODULE_PARM_DESC(random_rate, "Percent of operations replaced by a misuse");
+static bool random_cpu_write;
+module_param(random_cpu_write, bool, 0644);
+MODULE_PARM_DESC(random_cpu_write,
+		 "Inject CPU writes to device-owned buffers too (needs dma_owner.check_contents=1)");
 
 enum injected_kind {
 	INJ_MISSING_SYNC, INJ_REDUNDANT_SYNC, INJ_UNKNOWN_HANDLE,
 	INJ_USE_AFTER_UNMAP, INJ_OUT_OF_RANGE, INJ_DIR_MISMATCH,
-	INJ_SIZE_MISMATCH, NR_INJ
+	INJ_SIZE_MISMATCH, INJ_CPU_WRITE, NR_INJ
 };
 
 static const char *const injected_names[NR_INJ] = {
 	"missing-sync-for-device", "redundant-sync-for-device",
 	"unknown-handle", "use-after-unmap", "out-of-range",
-	"dir-mismatch", "size-mismatch",
+	"dir-mismatch", "size-mismatch", "cpu-write-while-device-owned",
 };
 
 static unsigned int injected[NR_INJ];
+static unsigned int nr_kinds;		/* of the last run: INJ_CPU_WRITE or all */
 static unsigned int random_done;
 
 #define POOL 32
@@ -504,7 +652,8 @@ static void inject(struct device *dev, struct pool_map *pool,
 		   struct pool_map *m, struct rnd_state *rs)
 {
 	enum dma_data_direction wrong;
-	enum injected_kind kind = prandom_u32_state(rs) % NR_INJ;
+	enum injected_kind kind = prandom_u32_state(rs) % nr_kinds;
+	u8 *p;
 	dma_addr_t h;
 
 	switch (kind) {
@@ -543,6 +692,15 @@ static void inject(struct device *dev, struct pool_map *pool,
 		dma_unmap_single(dev, m->h, m->size / 2, m->dir);
 		if (pool_map(dev, m, rs))
 			m->h = DMA_MAPPING_ERROR;
+		break;
+	case INJ_CPU_WRITE:
+		if (m->dir != DMA_TO_DEVICE)
+			return;		/* only these buffers are checksummed */
+		p = m->buf;
+		p[prandom_u32_state(rs) % m->size]++;
+		/* found here; the sync for the device checksums it afresh */
+		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
 		break;
 	default:
 		return;
@@ -590,6 +748,7 @@ static int random_workload(struct device *dev, void *unused)
 		return -ENOMEM;
 	prandom_seed_state(&rs, random_seed);
 	memset(injected, 0, sizeof(injected));
+	nr_kinds = random_cpu_write ? NR_INJ : INJ_CPU_WRITE;
 	for (i = 0; i < POOL; i++) {
 		pool[i].buf = (void *)__get_free_page(GFP_KERNEL);
 		if (!pool[i].buf || pool_map(dev, &pool[i], &rs)) {
@@ -639,15 +798,25 @@ static const struct scenario scenarios[] = {
 	{ "redundant_sync_page",	"redundant-sync-for-device", redundant_sync_page },
 	{ "redundant_sync_sg",		"redundant-sync-for-device", redundant_sync_sg },
 	{ "unknown_handle_single",	"unknown-handle", unknown_handle_single },
+	{ "unknown_handle_page",	"unknown-handle", unknown_handle_page },
+	{ "unknown_handle_sg",		"unknown-handle", unknown_handle_sg },
 	{ "use_after_unmap_single",	"use-after-unmap", use_after_unmap_single },
+	{ "use_after_unmap_page",	"use-after-unmap", use_after_unmap_page },
 	{ "use_after_unmap_sg",		"use-after-unmap", use_after_unmap_sg },
 	{ "use_after_unmap_resource",	"use-after-unmap", use_after_unmap_resource },
 	{ "out_of_range_single",	"out-of-range", out_of_range_single },
+	{ "out_of_range_page",		"out-of-range", out_of_range_page },
+	{ "out_of_range_sg",		"out-of-range", out_of_range_sg },
 	{ "dir_mismatch_single",	"dir-mismatch", dir_mismatch_single },
+	{ "dir_mismatch_page",		"dir-mismatch", dir_mismatch_page },
 	{ "dir_mismatch_sg",		"dir-mismatch", dir_mismatch_sg },
+	{ "dir_mismatch_resource",	"dir-mismatch", dir_mismatch_resource },
 	{ "size_mismatch_single",	"size-mismatch", size_mismatch_single },
+	{ "size_mismatch_page",		"size-mismatch", size_mismatch_page },
 	{ "size_mismatch_resource",	"size-mismatch", size_mismatch_resource },
 	{ "cpu_write_single",		"cpu-write-while-device-owned", cpu_write_single },
+	{ "cpu_write_page",		"cpu-write-while-device-owned", cpu_write_page },
+	{ "cpu_write_sg",		"cpu-write-while-device-owned", cpu_write_sg },
 	{ "leak",			"leak", leak },
 	{ "random",			"injected", random_workload },
 };
@@ -674,7 +843,7 @@ static int result_show(struct seq_file *m, void *v)
 
 		seq_printf(m, "seed %u ops %u rate %u\n", random_seed,
 			   random_ops, random_rate);
-		for (i = 0; i < NR_INJ; i++)
+		for (i = 0; i < nr_kinds; i++)
 			seq_printf(m, "injected.%s %u\n", injected_names[i],
 				   injected[i]);
 	}

@@ -9,8 +9,12 @@
 . "$(dirname "$0")/../lib-test.sh"
 
 echo 'sh /usr/share/dma-owner/scenarios.sh' >"$T/run.sh"
+# Every entry of the module's scenario table but "random" (test 50's).
+want=$(($(grep -cE '^	\{ "[a-z_]+",' "$REPO/tests/test_dma_owner.c") - 1))
 # The misuse is real misuse: dma-debug and swiotlb's overflow check WARN too.
 allow='at kernel/dma/(owner_report|debug|swiotlb)\.c'
+
+quiet() { "$@" >/dev/null 2>&1; }
 
 matrix() {
 	local mode=$1 line
@@ -43,7 +47,16 @@ matrix() {
 				[ "$tracen" = 1 -a "$tracekind" = "$expect" -a "$tracedev" = "$dev" -a "$tracehandle" = "$handle" ]
 		fi
 	done < <(tr -d '\r' <"$T/$mode.out" | grep '^R ')
-	check "$mode: every scenario ran" "$n scenarios reported" [ $n -ge 26 ]
+	check "$mode: every scenario ran" "$n scenarios reported, want $want" [ $n = $want ]
+	[ "$mode" = direct ] || return
+	# The reports the docs quote are this run's (scripts/doc-examples.py
+	# update out/doc-examples.txt ... rewrites them after a change).
+	mkdir -p "$REPO/out"
+	tr -d '\r' <"$T/$mode.out" | grep '^X ' >"$REPO/out/doc-examples.txt"
+	local docs=("$REPO/Documentation/dma-owner.rst" "$REPO/README.md")
+	check "docs: the reports they quote are what the tracker prints" \
+		"$("$REPO/scripts/doc-examples.py" check "$REPO/out/doc-examples.txt" "${docs[@]}" 2>&1 | head -30)" \
+		quiet "$REPO/scripts/doc-examples.py" check "$REPO/out/doc-examples.txt" "${docs[@]}"
 }
 
 QEMU_ARGS="-device edu" matrix direct

@@ -10,9 +10,10 @@
 #    no splat) and the failures must really have been injected.
 . "$(dirname "$0")/../lib-test.sh"
 
-kinds="missing-sync-for-device redundant-sync-for-device unknown-handle use-after-unmap out-of-range dir-mismatch size-mismatch"
+kinds="missing-sync-for-device redundant-sync-for-device unknown-handle use-after-unmap out-of-range dir-mismatch size-mismatch cpu-write-while-device-owned"
 cat >"$T/random.sh" <<'S'
-modprobe test_dma_owner random_seed=42 random_ops=3000 random_rate=5 || exit 10
+echo 1 >/sys/module/dma_owner/parameters/check_contents
+modprobe test_dma_owner random_seed=42 random_ops=3000 random_rate=5 random_cpu_write=1 || exit 10
 echo 1 >/sys/kernel/debug/dma-owner/clear
 echo random >/sys/kernel/debug/test_dma_owner/run || exit 11
 cat /sys/kernel/debug/test_dma_owner/result
@@ -54,7 +55,7 @@ echo 10 >\$F/probability
 echo 1 >\$F/interval
 echo 0 >\$F/verbose
 echo 300 >\$F/times
-fetch 3 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+fetch 3 http://10.0.2.2:$HTTP_PORT/blob $md5 || { echo "injected \$((300 - \$(cat \$F/times)))"; exit 11; }
 disk_rw /dev/nvme0n1 8 || exit 12
 echo "injected \$((300 - \$(cat \$F/times)))"
 echo 0 >\$F/probability

@@ -15,12 +15,18 @@ net_up() {
 	return 1
 }
 
-# fetch N URL MD5: download URL N times, each copy must match MD5.
+# fetch N URL MD5: download URL N times, each copy must match MD5. A copy
+# that stalls for FETCH_TIMEOUT seconds (default 240) fails, with the NIC's
+# counters, rather than hanging the run.
 fetch() {
 	i=0
 	while [ $i -lt "$1" ]; do
-		got=$(wget -q -O - "$2" | md5sum | cut -d' ' -f1)
-		[ "$got" = "$3" ] || { echo "fetch $2: md5 $got, want $3"; return 1; }
+		got=$(timeout "${FETCH_TIMEOUT:-240}" wget -q -O - "$2" | md5sum | cut -d' ' -f1)
+		[ "$got" = "$3" ] || {
+			echo "fetch $2 (copy $((i + 1)) of $1): md5 $got, want $3"
+			sed "s/^/  /" /proc/net/dev
+			return 1
+		}
 		i=$((i + 1))
 	done
 	echo "fetched $2 $1 times, contents verified"
