@@ -98,6 +98,7 @@ struct unmapped_ring {
 		unsigned long unmap_caller;
 	} slot[UNMAPPED_PER_CPU];
 };
+
 static struct unmapped_ring __percpu *unmapped;
 
 /* ---------------------------------------------------------------------- */
@@ -121,6 +122,7 @@ struct dev_state {
 	u32 epoch;
 	bool complete;
 };
+
 static DEFINE_HASHTABLE(dev_states, 6);
 static DEFINE_RAW_SPINLOCK(dev_states_lock);
 static u32 epoch;

@@ -506,7 +506,8 @@ static void test_ratelimit(struct kunit *test)
 		__dma_owner_sync(DEV(test), BASE + 0x1000000, 4, DMA_TO_DEVICE,
 				 true, (unsigned long)test_ratelimit);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
-	KUNIT_EXPECT_GE(test, atomic_long_read(&dma_owner_stats.violation[DMA_OWNER_UNKNOWN_HANDLE]),
+	KUNIT_EXPECT_GE(test,
+			atomic_long_read(&dma_owner_stats.violation[DMA_OWNER_UNKNOWN_HANDLE]),
 			before + 3);
 }
 
@@ -577,6 +578,7 @@ static struct kunit_suite dma_owner_test_suite = {
 	.exit = owner_test_exit,
 	.test_cases = dma_owner_test_cases,
 };
+
 kunit_test_suite(dma_owner_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the DMA ownership tracker");
