@@ -31,6 +31,8 @@ for name in $names; do
 	loghandle=$(sed -n 's/^mapping \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
 	[ -n "$loghandle" ] || loghandle=$(sed -n 's/^[a-z_]* of \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
 	dmesg >/tmp/dmesg
+	# the report as dmesg has it, for the docs (scripts/doc-examples.py)
+	sed "s/^/X $name /" /tmp/dmesg
 	grep 'dma_owner_violation:' $TR/trace >/tmp/trace
 	tline=$(head -1 /tmp/trace | sed 's/.*dma_owner_violation: *//')
 	set -- $tline
