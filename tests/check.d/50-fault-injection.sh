@@ -5,9 +5,10 @@
 #    operations with misuse of every kind injected at a seeded rate; the
 #    tracker must detect exactly what was injected, kind by kind, on
 #    dma-direct, swiotlb and intel-iommu.
-# 2. fail_dma_map: dma_map_*() fails on demand under e1000 and nvme
-#    traffic; the drivers' error paths must cope (contents still verified,
-#    no splat) and the failures must really have been injected.
+# 2. fail_dma_map: dma_map_*() fails on demand under nvme I/O; the
+#    driver's error path must cope (contents still verified, no splat),
+#    the failures must really have been injected, and the tracker must not
+#    mistake a failed map for anything.
 . "$(dirname "$0")/../lib-test.sh"
 
 kinds="missing-sync-for-device redundant-sync-for-device unknown-handle use-after-unmap out-of-range dir-mismatch size-mismatch cpu-write-while-device-owned"
@@ -43,29 +44,32 @@ random_mode direct
 KERNEL_ARGS=swiotlb=force random_mode swiotlb
 random_mode iommu --iommu
 
-mkdir "$T/www"
-head -c 2M /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
-cat >"$T/fail.sh" <<S
+# fail_dma_map under nvme: with task-filter, only maps issued by the
+# marked dd (O_DIRECT, so nvme maps in dd's context) fail; nvme must turn
+# each into a requeue and the contents must still read back right. (e1000
+# does not survive failed TX maps: Documentation/dma-owner.rst, Findings.)
+cat >"$T/fail.sh" <<'S'
 . /usr/share/dma-owner/traffic.sh
 F=/sys/kernel/debug/fail_dma_map
-net_up || exit 10
-echo 10 >\$F/probability
-echo 1 >\$F/interval
-echo 0 >\$F/verbose
-echo 300 >\$F/times
-fetch 3 http://10.0.2.2:$HTTP_PORT/blob $md5 || { echo "injected \$((300 - \$(cat \$F/times)))"; exit 11; }
-disk_rw /dev/nvme0n1 8 || exit 12
-echo "injected \$((300 - \$(cat \$F/times)))"
-echo 0 >\$F/probability
+echo Y >$F/task-filter
+echo 25 >$F/probability
+echo 1 >$F/interval
+echo 0 >$F/verbose
+echo 200 >$F/times
+( echo 1 >/proc/self/make-it-fail; disk_rw /dev/nvme0n1 16 direct ); r=$?
+echo "injected $((200 - $(cat $F/times)))"
+echo 0 >$F/probability
+[ $r = 0 ] || exit 12
+disk_rw /dev/nvme0n1 4 || exit 13
 report_sites
 cat /sys/kernel/debug/dma-owner/stats
 S
-vm "$T/fail.out" --allow-warn 'at kernel/dma/owner_report\.c' --nic e1000 --nvme 64M "$T/fail.sh"
-check "fail_dma_map: e1000 and nvme traffic verified despite failed maps, no splat" \
+vm "$T/fail.out" --allow-warn 'at kernel/dma/owner_report\.c' --nvme 64M "$T/fail.sh"
+check "fail_dma_map: nvme I/O verified despite failed maps, no splat" \
 	"rc=$rc: $(tail -2 "$T/fail.out") $(head -2 "$T/fail.out.err")" [ $rc = 0 ]
 n=$(tr -d '\r' <"$T/fail.out" | sed -n 's/^injected //p')
-echo "# fail_dma_map: $n map failures injected"
+echo "# fail_dma_map: $n nvme map failures injected"
 check "fail_dma_map: map failures were injected" "injected ${n:-none}" [ "${n:-0}" -gt 10 ]
-check_reports fail_dma_map "$T/fail.out" "$E1000_FINDING"
+check "fail_dma_map: the tracker stays silent about failed maps" \
+	"violations=$(stat "$T/fail.out" violations), untracked=$(stat "$T/fail.out" untracked)" \
+	[ "$(stat "$T/fail.out" violations)" = 0 ]

@@ -32,16 +32,20 @@ fetch() {
 	echo "fetched $2 $1 times, contents verified"
 }
 
-# disk_rw DEV MB: write MB of random data through DEV, read it back, compare.
+# disk_rw DEV MB [direct]: write MB of random data through DEV, read it
+# back, compare. "direct" bypasses the page cache (O_DIRECT), so the I/O is
+# issued -- and its DMA mapped -- in dd's own context.
 disk_rw() {
+	oflag= iflag=
+	[ "$3" = direct ] && oflag=oflag=direct iflag=iflag=direct
 	dd if=/dev/urandom of=/tmp/disk.data bs=64k count=$(($2 * 16)) 2>/dev/null
 	want=$(md5sum </tmp/disk.data | cut -d' ' -f1)
-	dd if=/tmp/disk.data of="$1" bs=64k conv=fsync 2>/dev/null || { echo "write $1 failed"; return 1; }
+	dd if=/tmp/disk.data of="$1" bs=64k conv=fsync $oflag 2>/dev/null || { echo "write $1 failed"; return 1; }
 	echo 3 >/proc/sys/vm/drop_caches
-	got=$(dd if="$1" bs=64k count=$(($2 * 16)) 2>/dev/null | md5sum | cut -d' ' -f1)
+	got=$(dd if="$1" bs=64k count=$(($2 * 16)) $iflag 2>/dev/null | md5sum | cut -d' ' -f1)
 	rm -f /tmp/disk.data
 	[ "$got" = "$want" ] || { echo "$1: read back $got, wrote $want"; return 1; }
-	echo "$1: wrote and read back $2 MiB, contents verified"
+	echo "$1: wrote and read back $2 MiB${3:+ ($3)}, contents verified"
 }
 
 # The kinds and call sites of the logged reports, one "site KIND in FUNC" each.
