@@ -7,6 +7,8 @@
 #   make vm-run SCRIPT=path [VM_FILES=dir] [QEMU_ARGS=..] [KERNEL_ARGS=..]
 #   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
 #   make patches      the series as git format-patch files in out/patches/
+#   make lint         checkpatch, kernel-doc, bisectability, Sphinx (in check)
+#   make bench        the tracker's cost against none and dma-debug (~40 min)
 #
 # The kernel tree and build live outside the repository, in
 # DMA_OWNER_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/dma-owner).
@@ -15,12 +17,12 @@ SHELL := /bin/bash
 export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
 export QEMU_ARGS KERNEL_ARGS ACCEL
 
-.PHONY: all setup kernel run shell check vm-run kdir patches clean help
+.PHONY: all setup kernel run shell check vm-run kdir patches lint bench clean help
 
 all: help
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@scripts/setup.sh
@@ -47,6 +49,12 @@ kdir:
 
 patches: setup
 	@scripts/export-patches.sh
+
+lint: kernel
+	@scripts/lint.sh
+
+bench: setup
+	@scripts/bench.sh
 
 clean:
 	rm -rf out

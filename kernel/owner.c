@@ -1207,6 +1207,13 @@ static int __init dma_owner_param(char *str)
 }
 __setup("dma_owner=", dma_owner_param);
 
+/**
+ * dma_owner_dir_name() - a DMA direction as reports print it
+ * @dir: the direction
+ *
+ * Return: "DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE",
+ * "DMA_NONE", or "DMA_?" for a value that is none of them.
+ */
 const char *dma_owner_dir_name(enum dma_data_direction dir)
 {
 	static const char *const names[] = {

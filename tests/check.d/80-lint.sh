@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# "make lint": what a maintainer runs before reading the series --
+# checkpatch --strict on every patch, kernel-doc on our files, every patch
+# compiling on its own (the last one with W=1), and the Sphinx docs build.
+. "$(dirname "$0")/../lib-test.sh"
+
+lint() {
+	local stage=$1 what=$2 start=$SECONDS
+	"$REPO/scripts/lint.sh" "$stage" >"$T/$stage.out" 2>&1
+	local rc=$?
+	check "lint: $what" "rc=$rc: $(tail -15 "$T/$stage.out")" [ $rc = 0 ]
+	echo "# lint $stage: $((SECONDS - start))s"
+}
+lint checkpatch "checkpatch.pl --strict: nothing on any patch but the listed exceptions"
+lint kernel-doc "kernel-doc -none -Wall: silent on our files"
+lint bisect "every patch compiles on its own; W=1 adds no warning in our files"
+lint docs "Sphinx builds Documentation/dev-tools, no warning about dma-owner.rst"
