@@ -3,7 +3,8 @@
 # Configure and build the kernel of configs/$CONFIG_NAME.config out of tree,
 # with ccache, and install its modules for the guest.
 #
-# The config is tinyconfig + the fragment. It is regenerated in a scratch
+# The config is tinyconfig + the fragment; a fragment's "#include NAME"
+# lines pull in configs/NAME first. It is regenerated in a scratch
 # directory each time and copied into the build only when it changed, so an
 # unchanged config never triggers a full rebuild. Every option the fragment
 # asks for must survive olddefconfig: a silently dropped dependency fails
@@ -11,13 +12,24 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 
-fragment=$REPO/configs/$CONFIG_NAME.config
-[ -f "$fragment" ] || die "no config fragment $fragment"
+[ -f "$REPO/configs/$CONFIG_NAME.config" ] || die "no config fragment configs/$CONFIG_NAME.config"
+expand() {
+	local line
+	[ -f "$REPO/configs/$1" ] || die "configs/$1: no such fragment"
+	while IFS= read -r line; do
+		case "$line" in
+		"#include "*) expand "${line#\#include }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$REPO/configs/$1"
+}
 
 "$REPO/scripts/prepare-tree.sh" "$@"
 
 cfg=$CACHE/config-$CONFIG_NAME
 mkdir -p "$cfg" "$BUILD"
+fragment=$cfg/fragment.config
+expand "$CONFIG_NAME.config" >"$fragment"
 log=$BUILD/build.log
 : >"$log"
 kmake() { make -C "$SRC" CC="ccache gcc" -j"$JOBS" "$@"; }
