@@ -73,6 +73,7 @@ static bool boot_off;			/* dma_owner=off on the command line */
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
+static bool map_stacks = true;		/* a stack trace per map call */
 
 /* The debugfs filter: a device or driver name, NULL for everything. */
 static const char __rcu *filter;
@@ -307,6 +308,8 @@ static depot_stack_handle_t save_map_stack(unsigned long caller)
 	unsigned long entries[STACK_DEPTH];
 	unsigned int n, skip;
 
+	if (!READ_ONCE(map_stacks))
+		return 0;
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
 	for (skip = 0; skip < n && entries[skip] != caller; skip++)
 		;
@@ -317,13 +320,19 @@ static depot_stack_handle_t save_map_stack(unsigned long caller)
 				      STACK_DEPOT_FLAG_CAN_ALLOC);
 }
 
-/* The driver code that called dma_map_*(): the first frame of the map stack. */
+/*
+ * The driver code that called dma_map_*(): the first frame of the map stack,
+ * or without one (dma_owner.map_stacks=0) the history's first entry while
+ * it is still the map.
+ */
 static unsigned long map_caller(const struct dma_owner_entry *e)
 {
 	unsigned long *entries;
 
 	if (e->map_stack && stack_depot_fetch(e->map_stack, &entries))
 		return entries[0];
+	if (e->hist_len && (e->hist_ops & 3) == DMA_OWNER_OP_MAP)
+		return e->hist[0];
 	return 0;
 }
 
@@ -1192,6 +1201,9 @@ MODULE_PARM_DESC(enabled, "Track streaming DMA ownership (default: on)");
 module_param_named(check_contents, dma_owner_check_contents, bool, 0644);
 MODULE_PARM_DESC(check_contents,
 		 "Checksum DMA_TO_DEVICE buffers to catch CPU writes while the device owns them");
+module_param(map_stacks, bool, 0644);
+MODULE_PARM_DESC(map_stacks,
+		 "Record where each mapping was made, as a stack trace (default: on)");
 module_param(hash_entries, ulong, 0444);
 MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)");
 

@@ -28,6 +28,11 @@ echo "--- log2"; grep '^\[' -A1 \$D/violations
 echo 1 >\$D/clear
 echo "--- stats2"; cat \$D/stats
 echo "--- log3"; cat \$D/violations
+echo 0 >/sys/module/dma_owner/parameters/map_stacks
+echo leak >\$R
+echo "--- nostack"; cat \$D/violations
+echo 1 >/sys/module/dma_owner/parameters/map_stacks
+echo 1 >\$D/clear
 net_up || exit 11
 echo "--- mappings"; cat \$D/mappings
 echo "\$dev" >\$D/filter
@@ -87,6 +92,10 @@ for k in maps violations violation.missing-sync-for-device live; do
 	check "debugfs: clear zeroes $k" "$k: $(st stats2 $k)" [ "$(st stats2 $k)" = 0 ]
 done
 check "debugfs: clear empties the log" "$(sec log3 | head -2)" [ -z "$(sec log3)" ]
+check "debugfs: map_stacks=0: a leak report still names the map site, from the history" \
+	"$(sec nostack | head -1)" grep -q '^leak in leak+' <(sec nostack)
+check "debugfs: map_stacks=0: no stack recorded" "$(sec nostack | grep -A1 'mapped at:')" \
+	[ "$(sec nostack | grep -c 'mapped at:')" = 0 ]
 hdr=$(sec mappings | head -1)
 check "debugfs: mappings header" "got: $hdr" \
 	[ "$hdr" = "device driver handle size dir owner age_ms syncs_for_cpu syncs_for_device map_site" ]

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn scripts/bench.sh's figures into ratios, CSV, JSON and a plot.
+
+usage: bench-report.py [--smoke] OUTDIR
+
+Reads OUTDIR/raw.txt ("MODE B|M|D key=value ..." lines, one boot per MODE)
+and each boot's console log for the tracker's hash table size; writes
+OUTDIR/results.csv, OUTDIR/results.json and OUTDIR/scaling.svg, and prints
+the table. Every figure is the median of its repetitions. Ratios, not
+absolute times, are what carry over from TCG to a real machine.
+
+--smoke: only check that the tracker boot produced every kind of figure.
+Exit status: 0, 1 a figure is missing, 2 usage.
+"""
+import json
+import re
+import statistics
+import sys
+
+MODES = ['compiled-out', 'off', 'tracker', 'tracker-nostack', 'dma-debug']
+
+
+def parse(outdir):
+    cycles, memory, dmb = {}, {}, {}
+    for line in open(f'{outdir}/raw.txt'):
+        f = line.split()
+        if len(f) < 3:
+            continue
+        mode, kind = f[0], f[1]
+        kv = dict(x.split('=', 1) for x in f[2:] if '=' in x)
+        if kind == 'B':
+            key = (mode, kv['op'], int(kv['threads']), int(kv['live']))
+            cycles.setdefault(key, []).append(int(kv['ns']))
+        elif kind == 'M':
+            memory[(mode, int(kv['live']))] = (int(kv['used_kb']),
+                                               int(kv['slab_kb']) if 'slab_kb' in kv else None)
+        elif kind == 'D' and kv.get('map_us'):
+            dmb[mode] = {'map_us': float(kv['map_us']),
+                         'unmap_us': float(kv['unmap_us'])}
+    return cycles, memory, dmb
+
+
+def hash_bytes(outdir):
+    """The tracker's hash table, allocated at boot: fixed, not per mapping."""
+    try:
+        log = open(f'{outdir}/tracker.log.console', errors='replace').read()
+    except OSError:
+        return None
+    m = re.search(r'dma-owner hash table entries: \d+ \(order: -?\d+, (\d+) bytes', log)
+    return int(m.group(1)) if m else None
+
+
+def svg(series, lives, path):
+    """A log-x line plot of ns per sync cycle against live mappings."""
+    w, h, l, r, t, b = 640, 400, 70, 150, 30, 50
+    ymax = max(v for s in series.values() for v in s if v) * 1.1
+    xs = {live: l + (w - l - r) * i / max(1, len(lives) - 1)
+          for i, live in enumerate(lives)}
+
+    def y(v):
+        return t + (h - t - b) * (1 - v / ymax)
+    colours = {'tracker': '#c0392b', 'tracker-nostack': '#e67e22', 'dma-debug': '#2c3e50',
+               'off': '#7f8c8d', 'compiled-out': '#27ae60'}
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+         f'font-family="sans-serif" font-size="12">',
+         f'<rect width="{w}" height="{h}" fill="white"/>',
+         f'<text x="{w / 2}" y="18" text-anchor="middle">'
+         'map + sync_for_cpu + sync_for_device + unmap, one thread</text>',
+         f'<line x1="{l}" y1="{h - b}" x2="{w - r}" y2="{h - b}" stroke="black"/>',
+         f'<line x1="{l}" y1="{t}" x2="{l}" y2="{h - b}" stroke="black"/>',
+         f'<text x="{(l + w - r) / 2}" y="{h - 12}" text-anchor="middle">'
+         'other mappings live</text>',
+         f'<text x="16" y="{h / 2}" transform="rotate(-90 16 {h / 2})" '
+         'text-anchor="middle">ns per cycle (TCG)</text>']
+    for live, x in xs.items():
+        o.append(f'<text x="{x}" y="{h - b + 16}" text-anchor="middle">{live}</text>')
+    for i in range(5):
+        v = ymax * i / 4
+        o.append(f'<text x="{l - 6}" y="{y(v) + 4}" text-anchor="end">{v:.0f}</text>')
+    for n, (mode, vals) in enumerate(series.items()):
+        pts = ' '.join(f'{xs[lv]:.1f},{y(v):.1f}' for lv, v in zip(lives, vals) if v)
+        c = colours.get(mode, 'black')
+        o.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="2"/>')
+        o.append(f'<text x="{w - r + 10}" y="{t + 20 + 18 * n}" fill="{c}">{mode}</text>')
+    o.append('</svg>')
+    open(path, 'w').write('\n'.join(o) + '\n')
+
+
+def main():
+    args = sys.argv[1:]
+    smoke = '--smoke' in args
+    args = [a for a in args if a != '--smoke']
+    if len(args) != 1:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    outdir = args[0]
+    cycles, memory, dmb = parse(outdir)
+    med = {k: statistics.median(v) for k, v in cycles.items()}
+
+    if smoke:
+        want = [('tracker', 'map', 1, 1), ('tracker', 'sync', 1, 1),
+                ('tracker', 'sync', 1, 1000)]
+        missing = [k for k in want if k not in med]
+        missing += [] if ('tracker', 1000) in memory else ['memory']
+        missing += [] if 'tracker' in dmb else ['dma_map_benchmark']
+        for k, v in sorted(med.items()):
+            print(f'# bench smoke: {k[1]} threads={k[2]} live={k[3]}: {v:.0f} ns')
+        if missing:
+            print(f'bench smoke: missing figures: {missing}')
+            return 1
+        return 0
+
+    threads = max(k[2] for k in med)
+    lives = sorted({k[3] for k in med if k[1] == 'sync' and k[2] == 1})
+    rows = [('map+unmap, 1 thread', ('map', 1, 1)),
+            ('map+sync+sync+unmap, 1 thread', ('sync', 1, 1)),
+            (f'map+unmap, {threads} threads', ('map', threads, 1)),
+            (f'map+sync+sync+unmap, {threads} threads', ('sync', threads, 1))]
+    rows += [(f'sync cycle, {lv} live', ('sync', 1, lv)) for lv in lives if lv != 1]
+
+    def get(mode, key):
+        return med.get((mode,) + key)
+
+    def ratio(a, b):
+        return a / b if a and b else None
+
+    table, results = [], {'modes': MODES, 'rows': []}
+    for name, key in rows:
+        v = {m: get(m, key) for m in MODES}
+        row = {'name': name, 'ns': v,
+               'tracker/off': ratio(v['tracker'], v['off']),
+               'nostack/off': ratio(v['tracker-nostack'], v['off']),
+               'dma-debug/off': ratio(v['dma-debug'], v['off']),
+               'tracker/dma-debug': ratio(v['tracker'], v['dma-debug']),
+               'off/compiled-out': ratio(v['off'], v['compiled-out'])}
+        results['rows'].append(row)
+        table.append(row)
+
+    big = max(lives)
+    # Memory at the most live mappings against the tracker-off boot: all of
+    # it (dma-debug allocates whole pages), and the slab's part (the
+    # tracker's entries), which is the less noisy figure for the tracker.
+    mem, slab = {}, {}
+    for m in MODES:
+        if (m, big) in memory and ('off', big) in memory:
+            mem[m] = (memory[(m, big)][0] - memory[('off', big)][0]) * 1024 / big
+            if None not in (memory[(m, big)][1], memory[('off', big)][1]):
+                slab[m] = (memory[(m, big)][1] - memory[('off', big)][1]) * 1024 / big
+    hb = hash_bytes(outdir)
+    results['memory'] = {'live': big, 'bytes_per_mapping_vs_off': mem,
+                         'slab_bytes_per_mapping_vs_off': slab,
+                         'tracker_hash_table_bytes': hb}
+    results['dma_map_benchmark'] = dmb
+
+    def scaling(m):
+        return ratio(get(m, ('sync', 1, big)), get(m, ('sync', 1, 1)))
+
+    def added(key, mode='tracker'):
+        t, d, o = get(mode, key), get('dma-debug', key), get('off', key)
+        return (t - o) / (d - o) if None not in (t, d, o) and d != o else None
+    targets = [
+        ('added cost per sync cycle <= 1/4 of dma-debug\'s', added(('sync', 1, 1)), 0.25),
+        ('added cost per map+unmap <= 1/4 of dma-debug\'s', added(('map', 1, 1)), 0.25),
+        (f'sync cycle at {big} live / at 1 <= 1.15', scaling('tracker'), 1.15),
+        ('tracker bytes per live mapping (slab) <= 96', slab.get('tracker'), 96),
+        ('compiled in but off / compiled out <= 1.03',
+         ratio(get('off', ('sync', 1, 1)), get('compiled-out', ('sync', 1, 1))), 1.03),
+    ]
+    results['targets'] = [{'target': n, 'value': v, 'limit': lim,
+                           'met': v is not None and v <= lim} for n, v, lim in targets]
+    results['dma_debug_scaling'] = scaling('dma-debug')
+    results['added_cost_vs_dma_debug_without_map_stacks'] = {
+        'sync': added(('sync', 1, 1), 'tracker-nostack'),
+        'map': added(('map', 1, 1), 'tracker-nostack')}
+
+    with open(f'{outdir}/results.csv', 'w') as f:
+        f.write('mode,op,threads,live,rep,ns\n')
+        for (m, op, th, lv), vals in sorted(cycles.items()):
+            for i, v in enumerate(vals):
+                f.write(f'{m},{op},{th},{lv},{i + 1},{v}\n')
+    with open(f'{outdir}/results.json', 'w') as f:
+        json.dump(results, f, indent=1)
+    svg({m: [get(m, ('sync', 1, lv)) for lv in lives]
+         for m in ('off', 'tracker', 'tracker-nostack', 'dma-debug')}, lives, f'{outdir}/scaling.svg')
+
+    def fmt(x, spec):
+        return format(x, spec) if x is not None else '-'
+    print(f'{"ns per cycle (median)":32}' + ''.join(f'{m[:11]:>12}' for m in MODES) +
+          f'{"tracker/off":>12}{"nostack/off":>12}{"dbg/off":>12}{"trk/dbg":>12}{"off/compout":>12}')
+    for row in table:
+        print(f'{row["name"]:32}' + ''.join(f'{fmt(row["ns"][m], ".0f"):>12}' for m in MODES) +
+              ''.join(f'{fmt(row[k], ".2f"):>12}' for k in
+                      ('tracker/off', 'nostack/off', 'dma-debug/off', 'tracker/dma-debug',
+                       'off/compiled-out')))
+    print(f'\nscaling, sync cycle at {big} live / at 1 live: tracker '
+          f'{fmt(scaling("tracker"), ".2f")}x, dma-debug {fmt(scaling("dma-debug"), ".2f")}x')
+    print(f'memory at {big} live, bytes per mapping over the off boot: ' +
+          ', '.join(f'{m} {v:.0f} (slab {fmt(slab.get(m), ".0f")})' for m, v in mem.items()
+                    if m in ('tracker', 'tracker-nostack', 'dma-debug')) +
+          (f'; tracker hash table {hb} bytes, fixed at boot' if hb else ''))
+    if dmb:
+        print('dma_map_benchmark, 1 thread (us): ' + ', '.join(
+            f'{m} map {v["map_us"]} unmap {v["unmap_us"]}' for m, v in dmb.items()))
+    nostack = results['added_cost_vs_dma_debug_without_map_stacks']
+    print('without map stacks (dma_owner.map_stacks=0), added cost / dma-debug\'s: '
+          f'sync cycle {fmt(nostack["sync"], ".2f")}, map+unmap {fmt(nostack["map"], ".2f")}')
+    print('\ntargets:')
+    for t in results['targets']:
+        print(f'  {"met   " if t["met"] else "MISSED"} {t["target"]}: {fmt(t["value"], ".2f")}')
+    return 0
+
+
+sys.exit(main())

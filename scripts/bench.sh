@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# "make bench": what the tracker costs, against no tracking and against
+# CONFIG_DMA_API_DEBUG, and how that scales with live mappings.
+#
+# Builds two lean kernels (configs/bench.config with the tracker, and
+# configs/bench-base.config without it; no KASAN or lockdep), then boots:
+#   compiled-out   bench-base, dma_debug=off        the kernel without us
+#   off            bench, dma_owner=off dma_debug=off
+#   tracker        bench, dma_debug=off
+#   tracker-nostack  the same with dma_owner.map_stacks=0 (what stacks cost)
+#   dma-debug      bench, dma_owner=off
+# and in each runs tests/guest/bench.sh: dma_owner_bench.ko cycles (single
+# thread, all vCPUs, with 1 .. 1048576 other mappings live), memory in use,
+# and upstream's dma_map_benchmark. scripts/bench-report.py turns the
+# figures into a table of ratios, out/bench/results.{csv,json} and a plot,
+# out/bench/scaling.svg.
+#
+# usage: bench.sh [--smoke]    --smoke: one short boot of the tracker kernel
+#                              (the check that the benchmark still runs)
+# Environment: ITERS, REPS, LIVES (see tests/guest/bench.sh).
+set -e
+. "$(dirname "$0")/lib.sh"
+
+smoke=
+case "$1" in
+--smoke) smoke=1 ;;
+"") ;;
+-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "usage: bench.sh [--smoke]" ;;
+esac
+
+out=$REPO/out/bench
+mkdir -p "$out"
+start=$(date +%s)
+
+# Upstream's benchmark, static, for the guest.
+tools=$CACHE/bench-tools
+if [ ! -x "$tools/dma_map_benchmark" ]; then
+	QUIET=1 "$REPO/scripts/prepare-tree.sh"
+	mkdir -p "$tools/include/linux"
+	# Only this header: the kernel's include/ would shadow libc's.
+	cp "$SRC/include/linux/map_benchmark.h" "$tools/include/linux/"
+	gcc -static -O2 -I"$tools/include" -o "$tools/dma_map_benchmark" \
+		"$SRC/tools/testing/selftests/dma/dma_map_benchmark.c" ||
+		die "cannot build dma_map_benchmark"
+fi
+
+# A kernel, its initramfs and our module for it, in $CACHE/build-CONFIG.
+build() {
+	local cfg=$1 mod=$CACHE/bench-mod-$1
+	DMA_OWNER_CONFIG=$cfg "$REPO/scripts/build-kernel.sh" || exit 2
+	DMA_OWNER_CONFIG=$cfg "$REPO/scripts/mkinitramfs.sh" || exit 2
+	rm -rf "$mod"
+	mkdir -p "$mod/files"
+	cp "$REPO"/tests/bench/{Kbuild,dma_owner_bench.c} "$mod/"
+	make -s -C "$CACHE/build-$cfg" M="$mod" modules >"$mod/build.log" 2>&1 ||
+		{ cat "$mod/build.log" >&2; die "dma_owner_bench.ko does not build for $cfg"; }
+	cp "$mod/dma_owner_bench.ko" "$tools/dma_map_benchmark" "$mod/files/"
+}
+
+# boot MODE CONFIG KERNEL-ARGS: the guest's figures, tagged with MODE.
+boot() {
+	local mode=$1 cfg=$2 args=$3 log=$out/$1.log
+	say "bench: $mode ($cfg kernel, $args)"
+	local v settings=
+	for v in ITERS REPS LIVES; do
+		[ -z "${!v}" ] || settings="$settings$v='${!v}' "
+	done
+	echo "${settings}sh /usr/share/dma-owner/bench.sh" >"$out/run.sh"
+	if ! DMA_OWNER_CONFIG=$cfg QEMU_ARGS="-m 3G -device edu -device edu" \
+		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --timeout 3600 \
+		--files "$CACHE/bench-mod-$cfg/files" --log "$log.console" \
+		"$out/run.sh" >"$log" 2>&1; then
+		tail -20 "$log" >&2
+		die "bench: the $mode boot failed (log: $log, $log.console)"
+	fi
+	tr -d '\r' <"$log" | grep -E '^[BMD] ' | sed "s/^/$mode /" >>"$out/raw.txt"
+}
+
+: >"$out/raw.txt"
+if [ -n "$smoke" ]; then
+	build bench
+	ITERS=${ITERS:-200} REPS=${REPS:-1} LIVES=${LIVES:-"1 1000"} boot tracker bench dma_debug=off
+	python3 "$REPO/scripts/bench-report.py" --smoke "$out"
+	exit
+fi
+build bench-base
+build bench
+boot compiled-out bench-base "dma_debug=off"
+boot off bench "dma_owner=off dma_debug=off"
+boot tracker bench "dma_debug=off"
+boot tracker-nostack bench "dma_debug=off dma_owner.map_stacks=0"
+boot dma-debug bench "dma_owner=off"
+python3 "$REPO/scripts/bench-report.py" "$out"
+say "bench: done in $(( $(date +%s) - start ))s; figures in ${out#$REPO/}/"
