@@ -25,8 +25,8 @@ scenario() {
 	cat >"$T/$name.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 net_up || exit 10
-# large packets: 3 x 8 MiB down; small ones: 200 short connections
-fetch 3 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+# large packets: 4 x 8 MiB down; small ones: 200 short connections
+fetch 4 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 i=0
 while [ \$i -lt 200 ]; do
 	[ "\$(wget -q -O - http://10.0.2.2:$HTTP_PORT/small)" = small ] || exit 13
@@ -71,7 +71,7 @@ cat >"$T/toggle.sh" <<S
 net_up || exit 10
 ( for i in \$(seq 40); do echo 0 >/sys/kernel/debug/dma-owner/enabled; sleep 0.05
   echo 1 >/sys/kernel/debug/dma-owner/enabled; sleep 0.1; done ) &
-fetch 3 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+fetch 4 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 disk_rw /dev/nvme0n1 8 || exit 12
 wait
 report_sites
