@@ -138,13 +138,15 @@ static const struct file_operations filter_fops = {
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct dma_owner_stats *s = &dma_owner_stats;
+	struct dma_owner_op_counts ops;
 	int kind;
 
+	dma_owner_op_counts(&ops);
 	seq_printf(m, "enabled: %d\n", dma_owner_is_enabled());
-	seq_printf(m, "maps: %ld\n", atomic_long_read(&s->maps));
-	seq_printf(m, "unmaps: %ld\n", atomic_long_read(&s->unmaps));
-	seq_printf(m, "syncs_for_cpu: %ld\n", atomic_long_read(&s->syncs_for_cpu));
-	seq_printf(m, "syncs_for_device: %ld\n", atomic_long_read(&s->syncs_for_device));
+	seq_printf(m, "maps: %lu\n", ops.maps);
+	seq_printf(m, "unmaps: %lu\n", ops.unmaps);
+	seq_printf(m, "syncs_for_cpu: %lu\n", ops.syncs_for_cpu);
+	seq_printf(m, "syncs_for_device: %lu\n", ops.syncs_for_device);
 	seq_printf(m, "live: %ld\n", atomic_long_read(&s->live));
 	seq_printf(m, "peak_live: %ld\n", atomic_long_read(&s->peak_live));
 	seq_printf(m, "untracked: %ld\n", atomic_long_read(&s->untracked));
@@ -192,7 +194,6 @@ static int mappings_show(struct seq_file *m, void *v)
 {
 	struct dma_owner_entry *buf = m->private;
 	unsigned int n, i, skip = 0;
-	unsigned long *frames;
 	u32 now = jiffies;
 	char owner[40];
 
@@ -205,10 +206,8 @@ static int mappings_show(struct seq_file *m, void *v)
 		for (i = 0; i < n; i++) {
 			struct dma_owner_entry *e = &buf[i];
 			const struct device_driver *drv = READ_ONCE(e->dev->driver);
-			void *site = NULL;
+			void *site = (void *)dma_owner_map_caller(e);
 
-			if (e->map_stack && stack_depot_fetch(e->map_stack, &frames))
-				site = (void *)frames[0];
 			seq_printf(m, "%s %s %pad %u %s %s %u %u %u %pS\n",
 				   dev_name(e->dev), drv ? drv->name : "-",
 				   &e->handle, (u32)e->size,

@@ -54,6 +54,7 @@ EXPORT_SYMBOL(dma_owner_key);
 
 struct dma_owner_stats dma_owner_stats;
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_stats);
+DEFINE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
 
 #define NR_LEVELS		6	/* 4 KiB ... 4 GiB chunks */
 #define LEVEL_SHIFT(l)		(12 + 4 * (l))
@@ -63,6 +64,7 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_stats);
 #define MAX_CSUM_SIZE		SZ_64K	/* bounds the content check's work per call */
 
 static struct kmem_cache *entry_cache;
+static struct kmem_cache *csum_entry_cache;
 static struct hlist_bl_head *table;
 static unsigned int table_shift;
 static unsigned long levels_used;	/* bit L: level L has had entries */
@@ -295,7 +297,7 @@ static void record(struct dma_owner_entry *e, enum dma_owner_op op,
 		e->hist_ops >>= 2;
 		slot = DMA_OWNER_HISTORY - 1;
 	}
-	e->hist[slot] = caller;
+	e->hist[slot] = dma_owner_encode_caller(caller);
 	e->hist_ops = (e->hist_ops & ~(3 << (2 * slot))) | (op << (2 * slot));
 }
 
@@ -320,20 +322,40 @@ static depot_stack_handle_t save_map_stack(unsigned long caller)
 				      STACK_DEPOT_FLAG_CAN_ALLOC);
 }
 
-/*
- * The driver code that called dma_map_*(): the first frame of the map stack,
- * or without one (dma_owner.map_stacks=0) the history's first entry while
- * it is still the map.
+/**
+ * dma_owner_map_caller() - the driver code that called dma_map_*()
+ * @e: a mapping, live or a snapshot
+ *
+ * Return: the first frame of the map stack, or without one
+ * (dma_owner.map_stacks=0) the history's first entry while it is still the
+ * map; 0 when neither is known any more.
  */
-static unsigned long map_caller(const struct dma_owner_entry *e)
+unsigned long dma_owner_map_caller(const struct dma_owner_entry *e)
 {
 	unsigned long *entries;
 
 	if (e->map_stack && stack_depot_fetch(e->map_stack, &entries))
 		return entries[0];
 	if (e->hist_len && (e->hist_ops & 3) == DMA_OWNER_OP_MAP)
-		return e->hist[0];
+		return dma_owner_hist_caller(e, 0);
 	return 0;
+}
+
+/*
+ * A DMA_TO_DEVICE mapping under the content check (dma_owner.check_contents)
+ * also keeps where its buffer is and what it held, in a larger object of its
+ * own cache, so that entries without the check do not pay for it. Snapshots
+ * copy only the inner entry: nothing reads these fields from them.
+ */
+struct dma_owner_csum_entry {
+	struct dma_owner_entry e;
+	phys_addr_t phys;
+	u32 csum;
+};
+
+static struct dma_owner_csum_entry *to_csum_entry(struct dma_owner_entry *e)
+{
+	return container_of(e, struct dma_owner_csum_entry, e);
 }
 
 /* A checksum of the CPU's view of a DMA_TO_DEVICE buffer, or false. */
@@ -353,13 +375,27 @@ static struct dma_owner_entry *new_entry(struct device *dev, dma_addr_t addr,
 					 unsigned long attrs, enum dma_owner_api api,
 					 phys_addr_t phys)
 {
+	struct dma_owner_csum_entry *ce = NULL;
 	struct dma_owner_entry *e;
+	u32 csum;
 
 	if (!size || size > MAX_TRACKED_SIZE)
 		return NULL;
-	e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
-	if (!e)
-		return NULL;
+	if (unlikely(READ_ONCE(dma_owner_check_contents)) &&
+	    dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
+	    contents_csum(phys, size, &csum)) {
+		ce = kmem_cache_zalloc(csum_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		if (!ce)
+			return NULL;
+		ce->phys = phys;
+		ce->csum = csum;
+		e = &ce->e;
+		e->has_csum = 1;
+	} else {
+		e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		if (!e)
+			return NULL;
+	}
 	e->dev = dev;
 	e->handle = addr;
 	e->size = size;
@@ -368,11 +404,6 @@ static struct dma_owner_entry *new_entry(struct device *dev, dma_addr_t addr,
 	e->level = size_level(size);
 	e->skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC);
 	e->map_jiffies = jiffies;
-	if (READ_ONCE(dma_owner_check_contents) && dir == DMA_TO_DEVICE &&
-	    api != DMA_OWNER_API_RESOURCE && contents_csum(phys, size, &e->csum)) {
-		e->phys = phys;
-		e->has_csum = 1;
-	}
 	return e;
 }
 
@@ -390,7 +421,7 @@ static void insert(struct dma_owner_entry *e)
 	hlist_bl_add_head(&e->node, b);
 	unlock_bucket(b, flags);
 
-	atomic_long_inc(&dma_owner_stats.maps);
+	this_cpu_inc(dma_owner_ops.maps);
 	live = atomic_long_inc_return(&dma_owner_stats.live);
 	peak = atomic_long_read(&dma_owner_stats.peak_live);
 	while (live > peak &&
@@ -401,24 +432,25 @@ static void insert(struct dma_owner_entry *e)
 static void free_entry(struct dma_owner_entry *e)
 {
 	atomic_long_dec(&dma_owner_stats.live);
-	kmem_cache_free(entry_cache, e);
+	if (e->has_csum)
+		kmem_cache_free(csum_entry_cache, to_csum_entry(e));
+	else
+		kmem_cache_free(entry_cache, e);
 }
 
+/* Called with interrupts off, under the bucket lock the unmap took. */
 static void remember_unmapped(const struct dma_owner_entry *e,
 			      unsigned long caller)
 {
-	struct unmapped_ring *ring;
+	struct unmapped_ring *ring = this_cpu_ptr(unmapped);
 	struct unmapped_slot *s;
-	unsigned long flags;
 
-	local_irq_save(flags);
-	ring = this_cpu_ptr(unmapped);
+	lockdep_assert_irqs_disabled();
 	s = &ring->slot[ring->next++ % UNMAPPED_PER_CPU];
 	raw_write_seqcount_begin(&s->seq);
 	s->e = *e;
 	s->unmap_caller = caller;
 	raw_write_seqcount_end(&s->seq);
-	local_irq_restore(flags);
 }
 
 static bool find_unmapped(struct device *dev, dma_addr_t addr,
@@ -511,12 +543,15 @@ static bool ranges_overlap(u32 lo1, u32 hi1, u32 lo2, u32 hi2)
 /* Content check of a DMA_TO_DEVICE buffer the device owned all along. */
 static void check_csum(struct dma_owner_entry *e, struct verdict *v)
 {
+	struct dma_owner_csum_entry *ce;
 	u32 csum;
 
-	if (e->has_csum && e->cpu_lo == e->cpu_hi && !e->inexact &&
-	    contents_csum(e->phys, e->size, &csum) && csum != e->csum) {
+	if (!e->has_csum || e->cpu_lo != e->cpu_hi || e->inexact)
+		return;
+	ce = to_csum_entry(e);
+	if (contents_csum(ce->phys, e->size, &csum) && csum != ce->csum) {
 		v->kinds |= BIT(DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
-		e->csum = csum;
+		ce->csum = csum;
 	}
 }
 
@@ -579,7 +614,8 @@ static void sync_entry(struct dma_owner_entry *e, dma_addr_t addr, size_t size,
 		}
 		/* The device gets what the CPU wrote: checksum that. */
 		if (e->has_csum && e->cpu_lo == e->cpu_hi)
-			contents_csum(e->phys, e->size, &e->csum);
+			contents_csum(to_csum_entry(e)->phys, e->size,
+				      &to_csum_entry(e)->csum);
 	}
 	e->skip_sync = 0;
 }
@@ -597,8 +633,10 @@ static unsigned int do_sync(struct device *dev, dma_addr_t addr, size_t size,
 	unsigned int ents = 0;
 	unsigned long flags;
 
-	atomic_long_inc(for_device ? &dma_owner_stats.syncs_for_device :
-				     &dma_owner_stats.syncs_for_cpu);
+	if (for_device)
+		this_cpu_inc(dma_owner_ops.syncs_for_device);
+	else
+		this_cpu_inc(dma_owner_ops.syncs_for_cpu);
 	e = size ? find_locked(dev, addr, size, false, &b, &flags) : NULL;
 	if (e) {
 		before = dma_owner_state(e);
@@ -639,6 +677,7 @@ static unsigned int do_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	struct hlist_bl_head *b;
 	unsigned long flags;
 	unsigned int ents;
+	int state;
 
 	e = find_locked(dev, addr, size, true, &b, &flags);
 	if (!e) {
@@ -648,12 +687,14 @@ static unsigned int do_unmap(struct device *dev, dma_addr_t addr, size_t size,
 		return 0;
 	}
 	hlist_bl_del(&e->node);
-	unlock_bucket(b, flags);
-	trace_dma_owner_unmap(dev, addr, size, dir, dma_owner_state(e),
-			      DMA_OWNER_STATE_NONE, caller);
-
-	atomic_long_inc(&dma_owner_stats.unmaps);
+	state = dma_owner_state(e);
 	record(e, DMA_OWNER_OP_UNMAP, caller);
+	remember_unmapped(e, caller);
+	unlock_bucket(b, flags);
+	trace_dma_owner_unmap(dev, addr, size, dir, state, DMA_OWNER_STATE_NONE,
+			      caller);
+
+	this_cpu_inc(dma_owner_ops.unmaps);
 	check_csum(e, v);
 	if (e->size != size)
 		v->kinds |= BIT(DMA_OWNER_SIZE_MISMATCH);
@@ -664,7 +705,6 @@ static unsigned int do_unmap(struct device *dev, dma_addr_t addr, size_t size,
 		v->snap = *e;
 		report_verdict(v, dev, addr, size, dir, DMA_OWNER_OP_UNMAP, caller);
 	}
-	remember_unmapped(e, caller);
 	ents = e->sg_ents;
 	free_entry(e);
 	return ents;
@@ -904,7 +944,7 @@ static void drop_device_entries(struct device *dev, bool report)
 				r.addr = found->handle;
 				r.size = found->size;
 				r.dir = found->dir;
-				r.caller = map_caller(found);
+				r.caller = dma_owner_map_caller(found);
 				dma_owner_report(&r);
 			}
 			if (found)
@@ -1099,18 +1139,39 @@ void dma_owner_get_filter(char *buf, size_t len)
 void dma_owner_clear_counters(void)
 {
 	struct dma_owner_stats *s = &dma_owner_stats;
-	int kind;
+	int kind, cpu;
 
-	atomic_long_set(&s->maps, 0);
-	atomic_long_set(&s->unmaps, 0);
-	atomic_long_set(&s->syncs_for_cpu, 0);
-	atomic_long_set(&s->syncs_for_device, 0);
+
+	/* An increment racing with this on another CPU may survive it. */
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&dma_owner_ops, cpu), 0,
+		       sizeof(struct dma_owner_op_counts));
 	atomic_long_set(&s->untracked, 0);
 	atomic_long_set(&s->violations, 0);
 	for (kind = 0; kind < DMA_OWNER_NR_KINDS; kind++)
 		atomic_long_set(&s->violation[kind], 0);
 	atomic_long_set(&s->peak_live, atomic_long_read(&s->live));
 }
+
+/**
+ * dma_owner_op_counts() - the per-CPU operation counters, summed
+ * @sum: where to put the sums
+ */
+void dma_owner_op_counts(struct dma_owner_op_counts *sum)
+{
+	const struct dma_owner_op_counts *c;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(&dma_owner_ops, cpu);
+		sum->maps += READ_ONCE(c->maps);
+		sum->unmaps += READ_ONCE(c->unmaps);
+		sum->syncs_for_cpu += READ_ONCE(c->syncs_for_cpu);
+		sum->syncs_for_device += READ_ONCE(c->syncs_for_device);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_counts);
 
 /**
  * dma_owner_nr_buckets() - how many hash buckets there are
@@ -1248,9 +1309,13 @@ static int __init dma_owner_init(void)
 
 	if (stack_depot_init())
 		goto fail;
+	/* The benchmark's bytes-per-mapping figure rests on this. */
+	BUILD_BUG_ON(IS_ENABLED(CONFIG_64BIT) &&
+		     sizeof(struct dma_owner_entry) > 80);
 	entry_cache = KMEM_CACHE(dma_owner_entry, 0);
+	csum_entry_cache = KMEM_CACHE(dma_owner_csum_entry, 0);
 	unmapped = alloc_percpu(struct unmapped_ring);
-	if (!entry_cache || !unmapped)
+	if (!entry_cache || !csum_entry_cache || !unmapped)
 		goto fail;
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < UNMAPPED_PER_CPU; i++)
@@ -1272,6 +1337,7 @@ static int __init dma_owner_init(void)
 fail:
 	pr_err("cannot allocate its tables: tracking off\n");
 	kmem_cache_destroy(entry_cache);
+	kmem_cache_destroy(csum_entry_cache);
 	free_percpu(unmapped);
 	unmapped = NULL;
 	return -ENOMEM;

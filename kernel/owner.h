@@ -9,8 +9,10 @@
 #include <linux/atomic.h>
 #include <linux/dma-owner.h>
 #include <linux/list_bl.h>
+#include <linux/percpu.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
+#include <asm/sections.h>
 
 struct seq_file;
 
@@ -44,7 +46,7 @@ enum dma_owner_op {
  * @dev:	the device it is mapped for; compared, never dereferenced
  *		after the driver unbound
  * @handle:	DMA address of the first byte
- * @size:	length in bytes
+ * @size:	length in bytes (larger mappings are not tracked)
  * @cpu_lo:	start of the byte range the CPU owns, relative to @handle
  * @cpu_hi:	end of that range; @cpu_lo == @cpu_hi: the device owns it all
  * @map_stack:	where it was mapped (stack depot handle)
@@ -59,18 +61,21 @@ enum dma_owner_op {
  *		so the first sync_for_device is expected, not redundant
  * @inexact:	the CPU-owned bytes are no longer one range, so owner
  *		checks are off until a whole-range sync makes them exact
- * @has_csum:	@csum holds a checksum of a DMA_TO_DEVICE buffer's contents
+ * @has_csum:	the entry is part of a struct dma_owner_csum_entry (owner.c)
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
- * @csum:	content checksum, see @has_csum
- * @phys:	CPU physical address of the buffer, when @has_csum
- * @hist:	callers of the last transitions, a ring ending at @hist_len - 1
+ * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
+ *		as offsets from _stext (see dma_owner_hist_caller())
+ *
+ * Every live mapping has one, so every byte counts: 80 bytes on 64-bit,
+ * 51 to a slab page. What only the optional content check needs lives
+ * around it, in struct dma_owner_csum_entry.
  */
 struct dma_owner_entry {
 	struct hlist_bl_node node;
 	struct device *dev;
 	dma_addr_t handle;
-	size_t size;
+	u32 size;
 	u32 cpu_lo;
 	u32 cpu_hi;
 	depot_stack_handle_t map_stack;
@@ -86,10 +91,28 @@ struct dma_owner_entry {
 	u8 has_csum:1;
 	u8 hist_len;
 	u8 hist_ops;
-	u32 csum;
-	phys_addr_t phys;
-	unsigned long hist[DMA_OWNER_HISTORY];
+	s32 hist[DMA_OWNER_HISTORY];
 };
+
+/*
+ * History callers are kept as 32-bit offsets from _stext: x86-64 and arm64
+ * place module text within 2 GiB of the kernel's for their branch ranges,
+ * so every caller fits there. A caller that does not fit is remembered as
+ * unknown (0), never as a wrong address.
+ */
+static inline s32 dma_owner_encode_caller(unsigned long ip)
+{
+	long off = ip - (unsigned long)_stext;
+
+	return off == (s32)off ? off : 0;
+}
+
+/* The caller of transition @i of @e's history, 0 if unknown. */
+static inline unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
+						  unsigned int i)
+{
+	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
+}
 
 /**
  * struct dma_owner_report - everything a violation report says
@@ -117,12 +140,19 @@ struct dma_owner_report {
 	unsigned long unmap_caller;
 };
 
-/* Counters; see the stats file in owner_debugfs.c. */
+/*
+ * Counts of the operations every DMA call makes, per CPU so that CPUs
+ * mapping in parallel do not share a cache line; see dma_owner_op_counts().
+ */
+struct dma_owner_op_counts {
+	unsigned long maps;
+	unsigned long unmaps;
+	unsigned long syncs_for_cpu;
+	unsigned long syncs_for_device;
+};
+
+/* The other counters; see the stats file in owner_debugfs.c. */
 struct dma_owner_stats {
-	atomic_long_t maps;
-	atomic_long_t unmaps;
-	atomic_long_t syncs_for_cpu;
-	atomic_long_t syncs_for_device;
 	atomic_long_t live;
 	atomic_long_t peak_live;
 	atomic_long_t untracked;
@@ -146,6 +176,7 @@ static inline int dma_owner_state(const struct dma_owner_entry *e)
 }
 
 extern struct dma_owner_stats dma_owner_stats;
+DECLARE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
 extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];
 extern const char *const dma_owner_op_names[];
 
@@ -158,6 +189,8 @@ void dma_owner_forget_device(struct device *dev);
 int dma_owner_set_filter(const char *name);
 void dma_owner_get_filter(char *buf, size_t len);
 void dma_owner_clear_counters(void);
+void dma_owner_op_counts(struct dma_owner_op_counts *sum);
+unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
 unsigned long dma_owner_nr_buckets(void);
 unsigned long dma_owner_next_bucket(unsigned long i);
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,

@@ -218,7 +218,8 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 	out(seq, "last transitions, oldest first:\n");
 	for (i = 0; i < e->hist_len; i++) {
 		op = (e->hist_ops >> (2 * i)) & 3;
-		out(seq, " %-16s %pS\n", dma_owner_op_names[op], (void *)e->hist[i]);
+		out(seq, " %-16s %pS\n", dma_owner_op_names[op],
+		    (void *)dma_owner_hist_caller(e, i));
 	}
 }
 
