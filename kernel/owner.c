@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <kunit/visibility.h>
+#include <asm/sections.h>
 
 #include "owner.h"
 
@@ -283,6 +284,39 @@ static struct dma_owner_entry *find_locked(struct device *dev, dma_addr_t addr,
 	}
 	return NULL;
 }
+
+/**
+ * dma_owner_encode_caller() - a code address as a history slot holds it
+ * @ip: the address
+ *
+ * History callers are kept as 32-bit offsets from _stext, which halves the
+ * history's share of an entry: x86-64 and arm64 place module text within
+ * 2 GiB of the kernel's for their branch ranges, so every caller fits.
+ *
+ * Return: the offset, or 0 (unknown) for an address out of its reach: a
+ * caller is remembered as unknown rather than as a wrong address.
+ */
+s32 dma_owner_encode_caller(unsigned long ip)
+{
+	long off = ip - (unsigned long)_stext;
+
+	return off == (s32)off ? off : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller);
+
+/**
+ * dma_owner_hist_caller() - the caller of one transition in a history
+ * @e: a mapping, live or a snapshot
+ * @i: the transition, 0 the oldest, below @e->hist_len
+ *
+ * Return: the caller's address, 0 if it was out of reach.
+ */
+unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
+				    unsigned int i)
+{
+	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
 
 static void record(struct dma_owner_entry *e, enum dma_owner_op op,
 		   unsigned long caller)

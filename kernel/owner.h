@@ -12,7 +12,6 @@
 #include <linux/percpu.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
-#include <asm/sections.h>
 
 struct seq_file;
 
@@ -65,7 +64,7 @@ enum dma_owner_op {
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
  * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
- *		as offsets from _stext (see dma_owner_hist_caller())
+ *		as offsets from _stext (see dma_owner_encode_caller())
  *
  * Every live mapping has one, so every byte counts: 80 bytes on 64-bit,
  * 51 to a slab page. What only the optional content check needs lives
@@ -93,26 +92,6 @@ struct dma_owner_entry {
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
 };
-
-/*
- * History callers are kept as 32-bit offsets from _stext: x86-64 and arm64
- * place module text within 2 GiB of the kernel's for their branch ranges,
- * so every caller fits there. A caller that does not fit is remembered as
- * unknown (0), never as a wrong address.
- */
-static inline s32 dma_owner_encode_caller(unsigned long ip)
-{
-	long off = ip - (unsigned long)_stext;
-
-	return off == (s32)off ? off : 0;
-}
-
-/* The caller of transition @i of @e's history, 0 if unknown. */
-static inline unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
-						  unsigned int i)
-{
-	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
-}
 
 /**
  * struct dma_owner_report - everything a violation report says
@@ -191,6 +170,9 @@ void dma_owner_get_filter(char *buf, size_t len);
 void dma_owner_clear_counters(void);
 void dma_owner_op_counts(struct dma_owner_op_counts *sum);
 unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
+s32 dma_owner_encode_caller(unsigned long ip);
+unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
+				    unsigned int i);
 unsigned long dma_owner_nr_buckets(void);
 unsigned long dma_owner_next_bucket(unsigned long i);
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,

@@ -173,8 +173,25 @@ static void test_missing_sync_for_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->entry.hist_ops, DMA_OWNER_OP_MAP |
 			DMA_OWNER_OP_SYNC_FOR_CPU << 2 | DMA_OWNER_OP_SYNC_FOR_CPU << 4);
 	KUNIT_EXPECT_NE(test, r->caller, 0UL);
+	/* History callers are stored as offsets: they come back whole. */
+	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&r->entry, 2), r->caller);
 	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
+}
+
+/* A caller out of reach of the 32-bit offset is unknown, never wrong. */
+static void test_history_caller_out_of_reach(struct kunit *test)
+{
+	struct dma_owner_entry e = { .hist_len = 2 };
+	unsigned long here = _THIS_IP_;
+
+	e.hist[0] = dma_owner_encode_caller(here);
+	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&e, 0), here);
+	if (IS_ENABLED(CONFIG_64BIT)) {
+		e.hist[1] = dma_owner_encode_caller(here - (1UL << 33));
+		KUNIT_EXPECT_EQ(test, e.hist[1], 0);
+		KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&e, 1), 0UL);
+	}
 }
 
 static void test_redundant_sync_for_device(struct kunit *test)
@@ -548,6 +565,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_full_cycle),
 	KUNIT_CASE(test_unmap_from_either_owner),
 	KUNIT_CASE(test_missing_sync_for_device),
+	KUNIT_CASE(test_history_caller_out_of_reach),
 	KUNIT_CASE(test_redundant_sync_for_device),
 	KUNIT_CASE(test_skip_cpu_sync),
 	KUNIT_CASE(test_partial_syncs),
