@@ -14,6 +14,10 @@
  *              ("none" for correct use)
  *   run        write a scenario name to run it; -EINVAL if there is none
  *   result     after a run: the scenario, device, handle and expected kind
+ *   hold       write N (0 to 64) to keep N page mappings live, released
+ *              when N is written again: the even ones owned by the device,
+ *              the odd ones handed to the CPU (a listing with both owners
+ *              for tools that read the tracker's mappings)
  *
  * Misuse is chosen to be harmless to the DMA layer itself: a use after unmap
  * is a sync, not a second unmap, and a wrong size stays within the pages
@@ -895,6 +899,87 @@ static const struct file_operations run_fops = {
 	.llseek = noop_llseek,
 };
 
+#define HOLD_MAX	64
+
+/* Not run_lock: the leak scenario unbinds, and so releases, under that. */
+static DEFINE_MUTEX(hold_lock);
+static struct {
+	unsigned int n;
+	struct page *page[HOLD_MAX];
+	dma_addr_t handle[HOLD_MAX];
+} held;
+
+/* Called under hold_lock, with the device still bound. */
+static void hold_release(void)
+{
+	while (held.n) {
+		held.n--;
+		dma_unmap_page(tdev, held.handle[held.n], PAGE_SIZE,
+			       DMA_FROM_DEVICE);
+		__free_page(held.page[held.n]);
+	}
+}
+
+static ssize_t hold_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	unsigned int n, i;
+	int ret = kstrtouint_from_user(ubuf, count, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n > HOLD_MAX)
+		return -EINVAL;
+	mutex_lock(&hold_lock);
+	if (!tdev) {
+		ret = -ENODEV;
+		goto out;
+	}
+	hold_release();
+	for (i = 0; i < n; i++) {
+		held.page[i] = alloc_page(GFP_KERNEL);
+		if (!held.page[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+		held.handle[i] = dma_map_page(tdev, held.page[i], 0, PAGE_SIZE,
+					      DMA_FROM_DEVICE);
+		if (dma_mapping_error(tdev, held.handle[i])) {
+			__free_page(held.page[i]);
+			ret = -ENOMEM;
+			break;
+		}
+		held.n++;
+		if (i % 2)
+			dma_sync_single_for_cpu(tdev, held.handle[i], PAGE_SIZE,
+						DMA_FROM_DEVICE);
+	}
+	if (ret)
+		hold_release();
+out:
+	mutex_unlock(&hold_lock);
+	return ret ?: count;
+}
+
+static int hold_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", READ_ONCE(held.n));
+	return 0;
+}
+
+static int hold_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hold_show, NULL);
+}
+
+static const struct file_operations hold_fops = {
+	.open = hold_open,
+	.read = seq_read,
+	.write = hold_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int bind(struct device *dev)
 {
 	int ret = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
@@ -916,9 +1001,17 @@ static int edu_probe(struct pci_dev *pci, const struct pci_device_id *id)
 	return bind(&pci->dev);
 }
 
+static void unbind(void)
+{
+	mutex_lock(&hold_lock);
+	hold_release();
+	tdev = NULL;
+	mutex_unlock(&hold_lock);
+}
+
 static void edu_remove(struct pci_dev *pci)
 {
-	tdev = NULL;
+	unbind();
 }
 
 static const struct pci_device_id edu_ids[] = {
@@ -940,7 +1033,7 @@ static int plat_probe(struct platform_device *p)
 
 static void plat_remove(struct platform_device *p)
 {
-	tdev = NULL;
+	unbind();
 }
 
 static struct platform_driver plat_driver = {
@@ -976,6 +1069,7 @@ static int __init test_dma_owner_init(void)
 	debugfs_create_file("scenarios", 0444, dir, NULL, &scenarios_fops);
 	debugfs_create_file("result", 0444, dir, NULL, &result_fops);
 	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
+	debugfs_create_file("hold", 0600, dir, NULL, &hold_fops);
 	return 0;
 
 out_pdev:
