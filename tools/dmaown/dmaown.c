@@ -1,0 +1,1422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmaown - read, watch and record the DMA ownership tracker
+ * (CONFIG_DMA_OWNER_DEBUG, /sys/kernel/debug/dma-owner/).
+ *
+ * The read commands parse the tracker's debugfs files; record enables the
+ * dma_owner trace events through libtracefs and saves the trace with
+ * "trace-cmd extract"; timeline reads a saved trace with libtracecmd and
+ * libtraceevent. Run "dmaown --help" for the tour.
+ *
+ * Exit status: 0 nothing wrong, 1 violations found, 2 usage or environment
+ * error (the message says how to fix it).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-cmd.h>
+#include <tracefs.h>
+
+#define EXIT_VIOLATIONS	1
+#define EXIT_USAGE	2
+
+#define DEBUGFS_MAGIC	0x64626720
+
+static const char *const kinds[] = {
+	"missing-sync-for-device", "redundant-sync-for-device",
+	"unknown-handle", "use-after-unmap", "out-of-range", "dir-mismatch",
+	"size-mismatch", "cpu-write-while-device-owned", "leak",
+};
+#define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static const char *debugfs = "/sys/kernel/debug";
+static char dir[PATH_MAX];	/* debugfs/dma-owner */
+static bool json;
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("dmaown: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p)
+		fail("out of memory");
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		fail("out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		fail("out of memory");
+	return d;
+}
+
+/* ---------------------------------------------------------------------- */
+/* JSON output                                                            */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* "key": "value" with a leading comma unless @first. */
+static void json_kv_str(bool first, const char *k, const char *v)
+{
+	printf("%s\"%s\": ", first ? "" : ", ", k);
+	json_str(v);
+}
+
+static void json_kv_num(bool first, const char *k, long long v)
+{
+	printf("%s\"%s\": %lld", first ? "" : ", ", k, v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The environment: root, debugfs, the tracker                            */
+
+static void need_tracker(void)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	if (geteuid() != 0)
+		fail("needs root: /sys/kernel/debug is readable by root only (run it as root, e.g. with sudo)");
+	snprintf(dir, sizeof(dir), "%s/dma-owner", debugfs);
+	if (statfs(debugfs, &sfs) || sfs.f_type != DEBUGFS_MAGIC)
+		fail("debugfs is not mounted on %s: mount -t debugfs none %s", debugfs, debugfs);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		fail("%s does not exist: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)", dir);
+}
+
+/* The whole of a debugfs file, NUL-terminated. */
+static char *slurp(const char *name)
+{
+	char path[PATH_MAX + 64];
+	size_t len = 0, cap = 65536;
+	char *buf = xmalloc(cap);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		fail("cannot read %s: %s", path, strerror(errno));
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 4096)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(f))
+		fail("cannot read %s: %s", path, strerror(errno));
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+/* Next line of *@p (modified in place), or NULL at the end. */
+static char *next_line(char **p)
+{
+	char *s = *p, *nl;
+
+	if (!s || !*s)
+		return NULL;
+	nl = strchr(s, '\n');
+	if (nl) {
+		*nl = 0;
+		*p = nl + 1;
+	} else {
+		*p = s + strlen(s);
+	}
+	return s;
+}
+
+/* ---------------------------------------------------------------------- */
+/* stats and the violations log                                           */
+
+struct stat_kv {
+	char key[64];
+	long long val;
+};
+
+static int read_stats(struct stat_kv *kv, int max)
+{
+	char *buf = slurp("stats"), *p = buf, *line;
+	int n = 0;
+
+	while ((line = next_line(&p)) && n < max) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		snprintf(kv[n].key, sizeof(kv[n].key), "%s", line);
+		kv[n].val = strtoll(colon + 1, NULL, 10);
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+static long long stat_get(const struct stat_kv *kv, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].val;
+	return -1;
+}
+
+/* One record of the violations log. */
+struct report {
+	unsigned long long seq;
+	double time;
+	char *kind;
+	char *caller;		/* the violating call site, %pS */
+	char *device;
+	char *driver;
+	char *handle;		/* "0x..." or "" for a leak */
+	char *map_site;		/* first frame of the map stack, or "" */
+	char *text;		/* the whole record */
+};
+
+static void free_report(struct report *r)
+{
+	free(r->kind);
+	free(r->caller);
+	free(r->device);
+	free(r->driver);
+	free(r->handle);
+	free(r->map_site);
+	free(r->text);
+}
+
+/*
+ * Parse the log: records start with "[SEQ] at T s" and end with an empty
+ * line (see owner_report.c).
+ */
+static int read_reports(struct report **out)
+{
+	char *buf = slurp("violations"), *p = buf, *line;
+	struct report *rs = NULL, *r = NULL;
+	size_t textlen = 0;
+	int n = 0;
+	bool in_stack = false;
+
+	while ((line = next_line(&p))) {
+		char a[512], b[512];
+
+		if (line[0] == '[') {
+			rs = xrealloc(rs, (n + 1) * sizeof(*rs));
+			r = &rs[n++];
+			memset(r, 0, sizeof(*r));
+			sscanf(line, "[%llu] at %lf s", &r->seq, &r->time);
+			r->text = xstrdup("");
+			textlen = 0;
+			in_stack = false;
+		}
+		if (!r)
+			continue;
+		if (!*line) {
+			r = NULL;
+			continue;
+		}
+		r->text = xrealloc(r->text, textlen + strlen(line) + 2);
+		textlen += sprintf(r->text + textlen, "%s\n", line);
+		if (!r->kind && line[0] != '[') {
+			char *in = strstr(line, " in ");
+
+			if (in) {
+				r->kind = strndup(line, in - line);
+				r->caller = xstrdup(in + 4);
+			}
+		} else if (sscanf(line, "device %511s driver %511s", a, b) == 2 && !r->device) {
+			r->device = xstrdup(a);
+			r->driver = xstrdup(b);
+		} else if (!r->handle && strstr(line, " of 0x") && strstr(line, " size ")) {
+			char *h = strstr(line, " of 0x") + 4;
+
+			r->handle = strndup(h, strcspn(h, " "));
+		} else if (!strcmp(line, "mapped at:")) {
+			in_stack = true;
+		} else if (in_stack && line[0] == ' ') {
+			if (!r->map_site)
+				r->map_site = xstrdup(line + 1);
+		} else {
+			in_stack = false;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		struct report *x = &rs[i];
+
+		if (!x->kind)
+			x->kind = xstrdup("?");
+		if (!x->caller)
+			x->caller = xstrdup("?");
+		if (!x->device)
+			x->device = xstrdup("-");
+		if (!x->driver)
+			x->driver = xstrdup("-");
+		if (!x->handle)
+			x->handle = xstrdup("");
+		if (!x->map_site)
+			x->map_site = xstrdup("");
+	}
+	free(buf);
+	*out = rs;
+	return n;
+}
+
+static bool known_kind(const char *k)
+{
+	for (size_t i = 0; i < NR_KINDS; i++)
+		if (!strcmp(kinds[i], k))
+			return true;
+	return false;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dmaown status                                                          */
+
+static int cmd_status(void)
+{
+	struct stat_kv kv[64];
+	struct report *rs;
+	char *filter, *nl;
+	int n, nr, ndrv = 0;
+	long long violations;
+	struct { char *name; int count; } drv[64];
+
+	n = read_stats(kv, 64);
+	filter = slurp("filter");
+	nl = strchr(filter, '\n');
+	if (nl)
+		*nl = 0;
+	nr = read_reports(&rs);
+	for (int i = 0; i < nr; i++) {
+		int j;
+
+		for (j = 0; j < ndrv; j++)
+			if (!strcmp(drv[j].name, rs[i].driver))
+				break;
+		if (j == ndrv) {
+			if (ndrv == 64)
+				continue;
+			drv[ndrv].name = rs[i].driver;
+			drv[ndrv++].count = 0;
+		}
+		drv[j].count++;
+	}
+	violations = stat_get(kv, n, "violations");
+
+	if (json) {
+		printf("{");
+		json_kv_num(true, "enabled", stat_get(kv, n, "enabled"));
+		json_kv_str(false, "filter", filter);
+		printf(", \"counters\": {");
+		for (int i = 0, first = 1; i < n; i++) {
+			if (!strcmp(kv[i].key, "enabled") || !strncmp(kv[i].key, "violation.", 10))
+				continue;
+			json_kv_num(first, kv[i].key, kv[i].val);
+			first = 0;
+		}
+		printf("}, \"violations_by_kind\": {");
+		for (size_t k = 0; k < NR_KINDS; k++) {
+			char key[80];
+
+			snprintf(key, sizeof(key), "violation.%s", kinds[k]);
+			json_kv_num(k == 0, kinds[k], stat_get(kv, n, key));
+		}
+		printf("}, \"violations_by_driver\": {");
+		for (int j = 0; j < ndrv; j++)
+			json_kv_num(j == 0, drv[j].name, drv[j].count);
+		printf("}, \"log_records\": %d}\n", nr);
+	} else {
+		printf("tracker:    %s\n", stat_get(kv, n, "enabled") ? "on" : "off");
+		printf("filter:     %s\n", *filter ? filter : "(everything)");
+		printf("mappings:   %lld live, %lld at most, %lld untracked\n",
+		       stat_get(kv, n, "live"), stat_get(kv, n, "peak_live"),
+		       stat_get(kv, n, "untracked"));
+		printf("calls:      %lld maps, %lld unmaps, %lld syncs for cpu, %lld syncs for device\n",
+		       stat_get(kv, n, "maps"), stat_get(kv, n, "unmaps"),
+		       stat_get(kv, n, "syncs_for_cpu"),
+		       stat_get(kv, n, "syncs_for_device"));
+		printf("violations: %lld\n", violations);
+		for (size_t k = 0; k < NR_KINDS; k++) {
+			char key[80];
+			long long v;
+
+			snprintf(key, sizeof(key), "violation.%s", kinds[k]);
+			v = stat_get(kv, n, key);
+			if (v)
+				printf("  %-30s %lld\n", kinds[k], v);
+		}
+		if (ndrv) {
+			printf("by driver (the %d reports in the log):\n", nr);
+			for (int j = 0; j < ndrv; j++)
+				printf("  %-30s %d\n", drv[j].name, drv[j].count);
+		}
+	}
+	for (int i = 0; i < nr; i++)
+		free_report(&rs[i]);
+	free(rs);
+	free(filter);
+	return violations > 0 ? EXIT_VIOLATIONS : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dmaown mappings                                                        */
+
+/* "1500ms", "2s", "3m", "1h"; a bare number is seconds. -1 if malformed. */
+static long long parse_duration_ms(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v >= 0))
+		return -1;
+	if (!*end || !strcmp(end, "s"))
+		v *= 1000;
+	else if (!strcmp(end, "ms"))
+		;
+	else if (!strcmp(end, "m"))
+		v *= 60000;
+	else if (!strcmp(end, "h"))
+		v *= 3600000;
+	else
+		return -1;
+	if (v > 1e15)
+		return -1;
+	return (long long)v;
+}
+
+static int cmd_mappings(const char *dev, const char *drv, const char *owner,
+			long long older_ms)
+{
+	char *buf = slurp("mappings"), *p = buf, *line;
+	int shown = 0;
+	bool header = true;
+
+	if (json)
+		printf("[");
+	while ((line = next_line(&p))) {
+		char d[256], dr[256], h[64], dir_s[32], own[64];
+		unsigned long long size, age, scpu, sdev;
+		int off = 0;
+		const char *site;
+		bool cpu_owned;
+
+		if (header) {	/* "device driver handle size ..." */
+			header = false;
+			continue;
+		}
+		if (sscanf(line, "%255s %255s %63s %llu %31s %63s %llu %llu %llu %n",
+			   d, dr, h, &size, dir_s, own, &age, &scpu, &sdev, &off) < 9)
+			continue;
+		site = line + off;
+		cpu_owned = !strncmp(own, "cpu", 3);
+		if ((dev && strcmp(dev, d)) || (drv && strcmp(drv, dr)) ||
+		    (owner && (!strcmp(owner, "cpu") != cpu_owned)) ||
+		    (older_ms >= 0 && (long long)age <= older_ms))
+			continue;
+		if (json) {
+			printf("%s\n {", shown ? "," : "");
+			json_kv_str(true, "device", d);
+			json_kv_str(false, "driver", dr);
+			json_kv_str(false, "handle", h);
+			json_kv_num(false, "size", size);
+			json_kv_str(false, "dir", dir_s);
+			json_kv_str(false, "owner", own);
+			json_kv_num(false, "age_ms", age);
+			json_kv_num(false, "syncs_for_cpu", scpu);
+			json_kv_num(false, "syncs_for_device", sdev);
+			json_kv_str(false, "map_site", site);
+			printf("}");
+		} else {
+			if (!shown)
+				printf("%-14s %-16s %-18s %8s %-17s %-22s %9s %6s %6s  %s\n",
+				       "DEVICE", "DRIVER", "HANDLE", "SIZE", "DIR",
+				       "OWNER", "AGE_MS", "S_CPU", "S_DEV", "MAP_SITE");
+			printf("%-14s %-16s %-18s %8llu %-17s %-22s %9llu %6llu %6llu  %s\n",
+			       d, dr, h, size, dir_s, own, age, scpu, sdev, site);
+		}
+		shown++;
+	}
+	if (json)
+		printf("%s]\n", shown ? "\n" : "");
+	else if (!shown)
+		printf("no live mappings match\n");
+	free(buf);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dmaown violations                                                      */
+
+static void print_report_line(const struct report *r)
+{
+	if (json) {
+		printf("{");
+		json_kv_num(true, "seq", r->seq);
+		printf(", \"time\": %.6f", r->time);
+		json_kv_str(false, "kind", r->kind);
+		json_kv_str(false, "caller", r->caller);
+		json_kv_str(false, "device", r->device);
+		json_kv_str(false, "driver", r->driver);
+		json_kv_str(false, "handle", r->handle);
+		json_kv_str(false, "map_site", r->map_site);
+		json_kv_str(false, "report", r->text);
+		printf("}\n");
+	} else {
+		printf("[%llu] %.6f %s in %s, device %s driver %s%s%s\n",
+		       r->seq, r->time, r->kind, r->caller, r->device, r->driver,
+		       *r->handle ? " handle " : "", r->handle);
+	}
+	fflush(stdout);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* Print records as they arrive, until a signal. */
+static int follow(const char *kind)
+{
+	long long last = -1;	/* the newest record seen; they count from 0 */
+	bool any = false, first = true;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct report *rs;
+	int n;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop) {
+		n = read_reports(&rs);
+		/* After a clear the numbering starts again. */
+		if (n && (long long)rs[n - 1].seq < last)
+			last = -1;
+		for (int i = 0; i < n; i++) {
+			if (first || (long long)rs[i].seq <= last)
+				continue;
+			if (!kind || !strcmp(kind, rs[i].kind)) {
+				print_report_line(&rs[i]);
+				any = true;
+			}
+		}
+		if (n)
+			last = rs[n - 1].seq;
+		if (first)
+			fprintf(stderr, "dmaown: following %s/violations; new reports appear here (Ctrl-C stops)\n",
+				dir);
+		first = false;
+		for (int i = 0; i < n; i++)
+			free_report(&rs[i]);
+		free(rs);
+		usleep(200 * 1000);
+	}
+	return any ? EXIT_VIOLATIONS : 0;
+}
+
+struct group {
+	struct report *first, *last;
+	int count;
+	char devices[256];
+};
+
+static int cmd_violations(const char *kind, bool follow_mode)
+{
+	struct stat_kv kv[64];
+	struct group *g = NULL;
+	struct report *rs;
+	int n, ng = 0, shown = 0, ns;
+	long long total;
+
+	if (follow_mode)
+		return follow(kind);
+	ns = read_stats(kv, 64);
+	total = stat_get(kv, ns, "violations");
+	n = read_reports(&rs);
+	for (int i = 0; i < n; i++) {
+		struct report *r = &rs[i];
+		int j;
+
+		if (kind && strcmp(kind, r->kind))
+			continue;
+		shown++;
+		for (j = 0; j < ng; j++)
+			if (!strcmp(g[j].first->kind, r->kind) &&
+			    !strcmp(g[j].first->caller, r->caller))
+				break;
+		if (j == ng) {
+			g = xrealloc(g, (ng + 1) * sizeof(*g));
+			memset(&g[ng], 0, sizeof(*g));
+			g[ng++].first = r;
+		}
+		g[j].count++;
+		g[j].last = r;
+		if (!strstr(g[j].devices, r->device) &&
+		    strlen(g[j].devices) + strlen(r->device) + 2 < sizeof(g[j].devices))
+			sprintf(g[j].devices + strlen(g[j].devices), "%s%s",
+				*g[j].devices ? " " : "", r->device);
+	}
+	if (json) {
+		printf("{");
+		json_kv_num(true, "violations", total);
+		json_kv_num(false, "log_records", n);
+		printf(", \"groups\": [");
+		for (int j = 0; j < ng; j++) {
+			printf("%s\n {", j ? "," : "");
+			json_kv_num(true, "count", g[j].count);
+			json_kv_str(false, "kind", g[j].first->kind);
+			json_kv_str(false, "caller", g[j].first->caller);
+			json_kv_str(false, "driver", g[j].first->driver);
+			json_kv_str(false, "devices", g[j].devices);
+			json_kv_str(false, "map_site", g[j].first->map_site);
+			json_kv_num(false, "first_seq", g[j].first->seq);
+			json_kv_num(false, "last_seq", g[j].last->seq);
+			printf(", \"first_time\": %.6f, \"last_time\": %.6f",
+			       g[j].first->time, g[j].last->time);
+			json_kv_str(false, "report", g[j].last->text);
+			printf("}");
+		}
+		printf("%s]}\n", ng ? "\n" : "");
+	} else if (!shown) {
+		printf("no violations%s%s in the log (%lld counted since the last clear)\n",
+		       kind ? " of kind " : "", kind ? kind : "", total);
+	} else {
+		printf("%d report%s from %d call site%s (the log holds the last %d of %lld violations)\n",
+		       shown, shown == 1 ? "" : "s", ng, ng == 1 ? "" : "s", n, total);
+		for (int j = 0; j < ng; j++) {
+			printf("\n%5d x %s in %s\n", g[j].count, g[j].first->kind,
+			       g[j].first->caller);
+			printf("        driver %s, device %s\n", g[j].first->driver,
+			       g[j].devices);
+			if (*g[j].first->map_site)
+				printf("        mapped at %s\n", g[j].first->map_site);
+			printf("        reports [%llu] at %.6f s .. [%llu] at %.6f s\n",
+			       g[j].first->seq, g[j].first->time, g[j].last->seq,
+			       g[j].last->time);
+		}
+		printf("\nthe whole reports: cat %s/violations\n", dir);
+	}
+	free(g);
+	for (int i = 0; i < n; i++)
+		free_report(&rs[i]);
+	free(rs);
+	return shown ? EXIT_VIOLATIONS : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dmaown record                                                          */
+
+struct counted {
+	struct tep_event *violation;
+	int n;
+};
+
+static int count_one(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct counted *c = data;
+
+	if (tep_data_type(tracecmd_get_tep(h), rec) == c->violation->id)
+		c->n++;
+	return 0;
+}
+
+/* dma_owner_violation events in the trace @file, -1 if it cannot be read. */
+static int count_violations(const char *file)
+{
+	struct tracecmd_input *h = tracecmd_open(file, 0);
+	struct counted c = {};
+
+	if (!h)
+		return -1;
+	c.violation = tep_find_event_by_name(tracecmd_get_tep(h), "dma_owner",
+					     "dma_owner_violation");
+	if (c.violation)
+		tracecmd_iterate_events(h, NULL, 0, count_one, &c);
+	tracecmd_close(h);
+	return c.n;
+}
+
+static int cmd_record(const char *out, char **argv)
+{
+	int status, ret = 0, nviol = -1, was_on;
+	enum tracefs_enable_state was_enabled;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		fail("needs root to trace (run it as root, e.g. with sudo)");
+	if (!tracefs_tracing_dir())
+		fail("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	/* Like trace-cmd record, it uses the top-level buffer; it puts back the switches. */
+	was_on = tracefs_trace_is_on(NULL);
+	was_enabled = tracefs_event_is_enabled(NULL, "dma_owner", NULL);
+	if (tracefs_event_enable(NULL, "dma_owner", NULL))
+		fail("no dma_owner trace events: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)");
+	/* Only what the command does: empty the buffer, then trace. */
+	tracefs_trace_off(NULL);
+	if (tracefs_instance_file_write(NULL, "trace", "") < 0)
+		fail("cannot clear the trace buffer");
+	tracefs_trace_on(NULL);
+
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "dmaown: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	signal(SIGINT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	tracefs_trace_off(NULL);
+	if (was_enabled != TRACEFS_ALL_ENABLED)
+		tracefs_event_disable(NULL, "dma_owner", NULL);
+
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid) {
+		int null = open("/dev/null", 1);
+
+		/* trace-cmd's progress talk would drown the command's output. */
+		dup2(null, 1);
+		dup2(null, 2);
+		execlp("trace-cmd", "trace-cmd", "extract", "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	{
+		int st;
+
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
+			fail("cannot save the trace: trace-cmd is not installed (apt-get install trace-cmd)");
+		if (WEXITSTATUS(st))
+			fail("trace-cmd extract -o %s failed", out);
+	}
+	if (was_on > 0)
+		tracefs_trace_on(NULL);
+
+	/* How many violations went into the trace decides the exit status. */
+	nviol = count_violations(out);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		ret = EXIT_USAGE;
+	fprintf(stderr, "dmaown: trace written to %s", out);
+	if (nviol >= 0)
+		fprintf(stderr, ", %d violation%s", nviol, nviol == 1 ? "" : "s");
+	fprintf(stderr, "; read it with: dmaown timeline %s, or trace-cmd report %s\n", out, out);
+	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status))) {
+		fprintf(stderr, "dmaown: the command %s %d\n",
+			WIFSIGNALED(status) ? "was killed by signal" : "exited with",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		ret = EXIT_USAGE;
+	}
+	if (!ret && nviol > 0)
+		ret = EXIT_VIOLATIONS;
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dmaown timeline                                                        */
+
+enum op { OP_MAP, OP_UNMAP, OP_SYNC_CPU, OP_SYNC_DEV, OP_VIOLATION };
+
+static const char *const op_names[] = {
+	"map", "unmap", "sync_for_cpu", "sync_for_device", "violation",
+};
+
+/* Owner values as the trace events carry them (enum dma_owner_state). */
+static const char *const owner_names[] = { "none", "device", "cpu", "cpu+device" };
+
+static const char *owner_name(long long o)
+{
+	return o >= 0 && o < 4 ? owner_names[o] : "?";
+}
+
+static const char *const dir_names[] = {
+	"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE", "DMA_NONE",
+};
+
+struct tl_event {
+	unsigned long long ts;
+	enum op op;
+	int before, after;	/* owner; for a violation, the owner then */
+	unsigned long long addr, size;
+	char *caller;		/* symbol+offset */
+	char *kind;		/* violations */
+};
+
+struct tl_mapping {
+	char *device, *driver;
+	unsigned long long handle, size;
+	int dir;
+	bool open;		/* not unmapped yet */
+	bool mapped;		/* the map is in the trace */
+	int nviol;
+	struct tl_event *ev;
+	int nev;
+};
+
+struct timeline {
+	struct tep_handle *tep;
+	struct tep_event *evs[5];
+	struct tl_mapping *m;
+	int nm;
+	unsigned long long first_ts;
+	const char *want_dev;
+	unsigned long long want_handle;
+	bool have_handle;
+	int nviol;
+	int last;		/* index of the mapping of the previous event */
+};
+
+static char *caller_name(struct tep_handle *tep, unsigned long long addr)
+{
+	const char *fn = tep_find_function(tep, addr);
+	char *s;
+
+	if (fn) {
+		unsigned long long start = tep_find_function_address(tep, addr);
+
+		if (asprintf(&s, "%s+0x%llx", fn, addr - start) < 0)
+			fail("out of memory");
+	} else if (asprintf(&s, "0x%llx", addr) < 0) {
+		fail("out of memory");
+	}
+	return s;
+}
+
+static char *field_str(struct tep_event *ev, struct tep_record *rec, const char *name)
+{
+	int len = 0;
+	char *raw = tep_get_field_raw(NULL, ev, name, rec, &len, 0);
+
+	return raw ? strndup(raw, len) : xstrdup("");
+}
+
+static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
+{
+	unsigned long long v = 0;
+
+	tep_get_field_val(NULL, ev, name, rec, &v, 0);
+	return v;
+}
+
+static bool contains(const struct tl_mapping *m, unsigned long long addr)
+{
+	return addr >= m->handle && addr - m->handle < (m->size ? m->size : 1);
+}
+
+/* The live mapping of @dev that starts at (@exact) or holds @addr. */
+static struct tl_mapping *find_mapping(struct timeline *t, const char *dev,
+				       unsigned long long addr, bool exact)
+{
+	for (int i = t->nm - 1; i >= 0; i--) {
+		struct tl_mapping *m = &t->m[i];
+
+		if (!m->open || strcmp(m->device, dev))
+			continue;
+		if (exact ? m->handle == addr : contains(m, addr))
+			return m;
+	}
+	return NULL;
+}
+
+static struct tl_mapping *new_mapping(struct timeline *t, const char *dev,
+				      const char *drv, unsigned long long h,
+				      unsigned long long size, int dir, bool mapped)
+{
+	struct tl_mapping *m;
+
+	t->m = xrealloc(t->m, (t->nm + 1) * sizeof(*t->m));
+	m = &t->m[t->nm++];
+	memset(m, 0, sizeof(*m));
+	m->device = xstrdup(dev);
+	m->driver = xstrdup(drv);
+	m->handle = h;
+	m->size = size;
+	m->dir = dir;
+	m->open = true;
+	m->mapped = mapped;
+	return m;
+}
+
+static int timeline_event(struct tracecmd_input *h, struct tep_record *rec,
+			  int cpu, void *data)
+{
+	struct timeline *t = data;
+	struct tep_event *ev = tep_find_event_by_record(t->tep, rec);
+	struct tl_mapping *m;
+	struct tl_event *e;
+	char *dev, *drv;
+	unsigned long long addr, size;
+	int op;
+
+	for (op = 0; op < 5; op++)
+		if (ev && ev == t->evs[op])
+			break;
+	if (op == 5)
+		return 0;
+	if (!t->first_ts)
+		t->first_ts = rec->ts;
+	dev = field_str(ev, rec, "device");
+	drv = field_str(ev, rec, "driver");
+	addr = field_num(ev, rec, "handle");
+	size = field_num(ev, rec, "size");
+	if (t->want_dev && strcmp(t->want_dev, dev))
+		goto out;
+
+	/*
+	 * A violation follows the event of the call that made it, which may
+	 * have ended the mapping (an unmap) or not found one.
+	 */
+	m = t->last >= 0 ? &t->m[t->last] : NULL;
+	if (op == OP_VIOLATION && m && !strcmp(m->device, dev) && contains(m, addr))
+		;
+	else if (op == OP_MAP)
+		m = new_mapping(t, dev, drv, addr, size, field_num(ev, rec, "dir"), true);
+	else if (!(m = find_mapping(t, dev, addr, op == OP_UNMAP)))
+		/* Mapped before the trace began, or never mapped at all. */
+		m = new_mapping(t, dev, drv, addr, size, field_num(ev, rec, "dir"), false);
+	t->last = m - t->m;
+	m->ev = xrealloc(m->ev, (m->nev + 1) * sizeof(*m->ev));
+	e = &m->ev[m->nev++];
+	memset(e, 0, sizeof(*e));
+	e->ts = rec->ts;
+	e->op = op;
+	e->addr = addr;
+	e->size = size;
+	e->caller = caller_name(t->tep, field_num(ev, rec, "caller"));
+	if (op == OP_VIOLATION) {
+		e->kind = field_str(ev, rec, "kind");
+		e->before = e->after = field_num(ev, rec, "owner");
+		m->nviol++;
+	} else {
+		e->before = field_num(ev, rec, "owner_before");
+		e->after = field_num(ev, rec, "owner_after");
+	}
+	if (op == OP_UNMAP)
+		m->open = false;
+out:
+	free(dev);
+	free(drv);
+	return 0;
+}
+
+static bool selected(const struct timeline *t, const struct tl_mapping *m)
+{
+	return !t->have_handle || m->handle == t->want_handle;
+}
+
+static double rel_s(const struct timeline *t, unsigned long long ts)
+{
+	return (ts - t->first_ts) / 1e9;
+}
+
+static void timeline_text(const struct timeline *t)
+{
+	int shown = 0;
+
+	for (int i = 0; i < t->nm; i++) {
+		const struct tl_mapping *m = &t->m[i];
+
+		if (!selected(t, m))
+			continue;
+		printf("%smapping 0x%llx size %llu %s on %s (%s)%s%s\n", shown++ ? "\n" : "",
+		       m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?",
+		       m->device, *m->driver ? m->driver : "-",
+		       m->mapped ? "" : ", mapped before the trace",
+		       m->open ? ", still mapped at the end" : "");
+		printf("  %12s  %-6s %-6s  %-26s %s\n", "TIME_S", "CPU", "DEVICE",
+		       "EVENT", "CALLER");
+		for (int j = 0; j < m->nev; j++) {
+			const struct tl_event *e = &m->ev[j];
+			int o = e->op == OP_VIOLATION ? e->before : e->after;
+			const char *cpu = o == 2 || o == 3 ? "##" : "";
+			const char *devl = o == 1 || o == 3 ? "##" : "";
+			char what[96];
+
+			if (e->op == OP_VIOLATION)
+				snprintf(what, sizeof(what), "!! %s", e->kind);
+			else
+				snprintf(what, sizeof(what), "%s", op_names[e->op]);
+			printf("  %12.6f  %-6s %-6s  %-26s %s\n", rel_s(t, e->ts),
+			       cpu, devl, what, e->caller);
+		}
+	}
+	if (!shown)
+		printf("no mapping in the trace matches\n");
+}
+
+static void timeline_json(const struct timeline *t)
+{
+	int shown = 0;
+
+	printf("[");
+	for (int i = 0; i < t->nm; i++) {
+		const struct tl_mapping *m = &t->m[i];
+		char h[32];
+
+		if (!selected(t, m))
+			continue;
+		snprintf(h, sizeof(h), "0x%llx", m->handle);
+		printf("%s\n {", shown++ ? "," : "");
+		json_kv_str(true, "device", m->device);
+		json_kv_str(false, "driver", m->driver);
+		json_kv_str(false, "handle", h);
+		json_kv_num(false, "size", m->size);
+		json_kv_str(false, "dir", m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
+		printf(", \"mapped_in_trace\": %s, \"unmapped_in_trace\": %s",
+		       m->mapped ? "true" : "false", m->open ? "false" : "true");
+		json_kv_num(false, "violations", m->nviol);
+		printf(", \"events\": [");
+		for (int j = 0; j < m->nev; j++) {
+			const struct tl_event *e = &m->ev[j];
+
+			printf("%s{\"time\": %.9f", j ? ", " : "", rel_s(t, e->ts));
+			json_kv_str(false, "event", op_names[e->op]);
+			if (e->op == OP_VIOLATION) {
+				json_kv_str(false, "kind", e->kind);
+				json_kv_str(false, "owner", owner_name(e->before));
+			} else {
+				json_kv_str(false, "owner_before", owner_name(e->before));
+				json_kv_str(false, "owner_after", owner_name(e->after));
+			}
+			json_kv_str(false, "caller", e->caller);
+			printf("}");
+		}
+		printf("]}");
+	}
+	printf("%s]\n", shown ? "\n" : "");
+}
+
+static void xml_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * One SVG per mapping: a CPU lane above a device lane, the owner's lane
+ * filled between events, each event a column (evenly spaced: DMA calls come
+ * microseconds apart, so real time would stack them), violations in red.
+ */
+#define COL_W		200
+#define LANE_H		34
+#define LEFT		80
+#define TOP		56
+
+static void svg_mapping(FILE *f, const struct timeline *t, const struct tl_mapping *m)
+{
+	int w = LEFT + 16 + m->nev * COL_W, h = TOP + 2 * LANE_H + 80;
+	int ycpu = TOP, ydev = TOP + LANE_H + 10;
+
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"monospace\" font-size=\"12\">\n", w, h);
+	fprintf(f, "<text x=\"4\" y=\"18\" font-size=\"14\" font-weight=\"bold\">mapping 0x%llx size %llu %s on ",
+		m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
+	xml_str(f, m->device);
+	fputs(" (", f);
+	xml_str(f, *m->driver ? m->driver : "-");
+	fprintf(f, ")%s</text>\n", m->nviol ? " \xe2\x80\x94 violation" : "");
+	/* The key, so that an SVG on its own explains itself. */
+	fprintf(f, "<rect x=\"4\" y=\"28\" width=\"10\" height=\"10\" fill=\"#1f77b4\"/>"
+		"<text x=\"18\" y=\"37\" font-size=\"11\">CPU owns</text>"
+		"<rect x=\"84\" y=\"28\" width=\"10\" height=\"10\" fill=\"#2ca02c\"/>"
+		"<text x=\"98\" y=\"37\" font-size=\"11\">device owns</text>"
+		"<text x=\"184\" y=\"37\" font-size=\"11\" fill=\"#d62728\">\xe2\x97\x86 violation</text>\n");
+	fprintf(f, "<text x=\"4\" y=\"%d\" class=\"lane\">CPU</text>\n", ycpu + 22);
+	fprintf(f, "<text x=\"4\" y=\"%d\" class=\"lane\">device</text>\n", ydev + 22);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+		LEFT, ycpu, w - LEFT, LANE_H);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+		LEFT, ydev, w - LEFT, LANE_H);
+	/* Ownership spans: from each event to the next, in the owner's lane. */
+	for (int j = 0; j < m->nev; j++) {
+		const struct tl_event *e = &m->ev[j];
+		int o = e->op == OP_VIOLATION ? e->before : e->after;
+		int x = LEFT + 16 + j * COL_W;
+		int span = j + 1 < m->nev ? COL_W : 20;
+
+		if (e->op == OP_UNMAP)
+			continue;
+		if (o == 2 || o == 3)
+			fprintf(f, "<rect class=\"cpu\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#1f77b4\"/>\n",
+				x, ycpu + 6, span, LANE_H - 12);
+		if (o == 1 || o == 3)
+			fprintf(f, "<rect class=\"device\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#2ca02c\"/>\n",
+				x, ydev + 6, span, LANE_H - 12);
+	}
+	/* Events: a tick, the operation and the caller under the lanes. */
+	for (int j = 0; j < m->nev; j++) {
+		const struct tl_event *e = &m->ev[j];
+		int x = LEFT + 16 + j * COL_W, ylab = ydev + LANE_H + 18;
+		bool viol = e->op == OP_VIOLATION;
+		const char *col = viol ? "#d62728" : "#333333";
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\"/>\n",
+			x, ycpu - 4, x, ydev + LANE_H + 4, col, viol ? 3 : 1);
+		if (viol) {
+			fprintf(f, "<polygon class=\"violation\" points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"#d62728\"/>\n",
+				x, ycpu - 18, x + 10, ycpu - 8, x, ycpu + 2, x - 10, ycpu - 8);
+			fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\" font-weight=\"bold\">", x + 4, ylab);
+			xml_str(f, e->kind);
+		} else {
+			fprintf(f, "<text x=\"%d\" y=\"%d\">", x + 4, ylab);
+			fputs(op_names[e->op], f);
+		}
+		fputs("</text>\n", f);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"%s\">+%.6f s</text>\n",
+			x + 4, ylab + 14, col, rel_s(t, e->ts));
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"%s\">", x + 4,
+			ylab + 28, col);
+		{
+			char c[32];
+
+			/* Long symbols would run into the next column. */
+			snprintf(c, sizeof(c), "%s", e->caller);
+			xml_str(f, c);
+		}
+		fputs("<title>", f);
+		xml_str(f, e->caller);
+		fputs("</title></text>\n", f);
+	}
+	fputs("</svg>\n", f);
+}
+
+static void timeline_page(FILE *f, const struct timeline *t, const char *title)
+{
+	int shown = 0;
+
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dmaown timeline: ", f);
+	xml_str(f, title);
+	fputs("</title>\n<style>body{font-family:sans-serif;margin:16px}"
+	      "svg{display:block;margin:12px 0;border:1px solid #ddd}</style></head><body>\n", f);
+	fputs("<h1>DMA ownership timeline</h1>\n<p>trace ", f);
+	xml_str(f, title);
+	fputs(": one picture per mapping; hover over a caller for its whole name</p>\n", f);
+	for (int i = 0; i < t->nm; i++) {
+		if (!selected(t, &t->m[i]))
+			continue;
+		svg_mapping(f, t, &t->m[i]);
+		shown++;
+	}
+	if (!shown)
+		fputs("<p>no mapping in the trace matches</p>\n", f);
+	fputs("</body></html>\n", f);
+}
+
+static int cmd_timeline(const char *file, const char *dev, const char *handle,
+			const char *svg, const char *html)
+{
+	struct timeline t = { .want_dev = dev, .last = -1 };
+	struct tracecmd_input *h;
+	static const char *const names[] = {
+		"dma_owner_map", "dma_owner_unmap", "dma_owner_sync_for_cpu",
+		"dma_owner_sync_for_device", "dma_owner_violation",
+	};
+	int shown = 0;
+
+	if (handle) {
+		char *end;
+
+		errno = 0;
+		t.want_handle = strtoull(handle, &end, 0);
+		if (end == handle || *end || errno)
+			fail("--handle %s: not a number (e.g. --handle 0x579d000)", handle);
+		t.have_handle = true;
+	}
+	if (access(file, R_OK))
+		fail("cannot read %s: %s", file, strerror(errno));
+	h = tracecmd_open(file, 0);
+	if (!h)
+		fail("%s is not a trace-cmd trace (make one with: dmaown record -o FILE -- COMMAND)",
+		     file);
+	t.tep = tracecmd_get_tep(h);
+	for (int i = 0; i < 5; i++)
+		t.evs[i] = tep_find_event_by_name(t.tep, "dma_owner", names[i]);
+	if (!t.evs[0])
+		fail("%s holds no dma_owner events: record with dmaown record", file);
+	tracecmd_iterate_events(h, NULL, 0, timeline_event, &t);
+
+	for (int i = 0; i < t.nm; i++)
+		if (selected(&t, &t.m[i])) {
+			shown++;
+			t.nviol += t.m[i].nviol;
+		}
+	if (svg || html) {
+		FILE *f = fopen(svg ? svg : html, "w");
+
+		if (!f)
+			fail("cannot write %s: %s", svg ? svg : html, strerror(errno));
+		if (html) {
+			timeline_page(f, &t, file);
+		} else {
+			/* One SVG holds the first matching mapping with a violation, else the first. */
+			int pick = -1;
+
+			for (int i = 0; i < t.nm; i++)
+				if (selected(&t, &t.m[i]) && (pick < 0 || (t.m[i].nviol && !t.m[pick].nviol)))
+					pick = i;
+			if (pick < 0)
+				fail("no mapping in %s matches", file);
+			svg_mapping(f, &t, &t.m[pick]);
+		}
+		if (fclose(f))
+			fail("cannot write %s: %s", svg ? svg : html, strerror(errno));
+		fprintf(stderr, "dmaown: %d mapping%s written to %s\n", svg ? 1 : shown,
+			shown == 1 || svg ? "" : "s", svg ? svg : html);
+	} else if (json) {
+		timeline_json(&t);
+	} else {
+		timeline_text(&t);
+	}
+	tracecmd_close(h);
+	return t.nviol ? EXIT_VIOLATIONS : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static const char usage[] =
+"usage: dmaown [--json] [--debugfs DIR] COMMAND [ARGS]\n"
+"\n"
+"Read, watch and record the kernel's DMA ownership tracker\n"
+"(CONFIG_DMA_OWNER_DEBUG). It knows, for every streaming DMA mapping,\n"
+"whether the CPU or the device owns the buffer, and reports the calls that\n"
+"break the rules (Documentation/dev-tools/dma-owner.rst).\n"
+"\n"
+"commands:\n"
+"  status                    on or off, filter, counters, violations by kind\n"
+"                            and by driver\n"
+"  mappings [--dev NAME] [--driver NAME] [--owner cpu|device]\n"
+"           [--older-than T] live mappings; T like 500ms, 2s, 5m, 1h\n"
+"                            (a bare number is seconds). --owner cpu also\n"
+"                            matches mappings the CPU owns in part\n"
+"  violations [--kind K] [--follow]\n"
+"                            the reports in the log, grouped by kind and call\n"
+"                            site with counts; --follow prints new ones as\n"
+"                            they arrive, until interrupted\n"
+"  record [-o FILE] -- COMMAND [ARGS]\n"
+"                            trace the dma_owner events while COMMAND runs,\n"
+"                            into FILE (default dmaown.dat), which\n"
+"                            'trace-cmd report' reads too\n"
+"  timeline FILE [--handle H | --dev NAME] [--svg OUT | --html OUT]\n"
+"                            each mapping's life in a recorded trace: who\n"
+"                            owned it between calls, and where the\n"
+"                            violations were; as text, or a picture\n"
+"\n"
+"options:\n"
+"  --json          machine-readable output (status, mappings, violations,\n"
+"                  timeline; --follow prints one object per line)\n"
+"  --debugfs DIR   where debugfs is mounted (default /sys/kernel/debug)\n"
+"  -h, --help      this text\n"
+"\n"
+"examples:\n"
+"  dmaown status                          is it on, has anything fired?\n"
+"  dmaown violations --kind missing-sync-for-device\n"
+"  dmaown mappings --driver e1000 --owner cpu --older-than 2s\n"
+"                                         buffers the CPU has held for long\n"
+"  dmaown record -o nic.dat -- ping -c 100 10.0.2.2\n"
+"  dmaown timeline nic.dat --dev 0000:00:02.0 --html nic.html\n"
+"  dmaown status >/dev/null || echo 'DMA API misuse found'   (CI gate)\n"
+"\n"
+"exit status: 0 nothing wrong, 1 violations found (status, violations,\n"
+"record, timeline), 2 usage or environment error: not root, debugfs or\n"
+"tracefs not mounted, a kernel without the tracker, a bad argument.\n";
+
+static void __attribute__((noreturn)) bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("dmaown: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nrun 'dmaown --help' for the commands and their options\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+enum { OPT_JSON = 256, OPT_DEBUGFS, OPT_DEV, OPT_DRIVER, OPT_OWNER,
+       OPT_OLDER, OPT_KIND, OPT_FOLLOW, OPT_HANDLE, OPT_SVG, OPT_HTML };
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "driver", required_argument, NULL, OPT_DRIVER },
+		{ "owner", required_argument, NULL, OPT_OWNER },
+		{ "older-than", required_argument, NULL, OPT_OLDER },
+		{ "kind", required_argument, NULL, OPT_KIND },
+		{ "follow", no_argument, NULL, OPT_FOLLOW },
+		{ "handle", required_argument, NULL, OPT_HANDLE },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *dev = NULL, *drv = NULL, *owner = NULL, *kind = NULL;
+	const char *handle = NULL, *svg = NULL, *html = NULL, *out = "dmaown.dat";
+	const char *cmd, *older = NULL;
+	bool follow_mode = false;
+	long long older_ms = -1;
+	int c;
+
+	/* "+": options stop at the first non-option, so "record -- CMD" stays intact. */
+	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: json = true; break;
+		case OPT_DEBUGFS: debugfs = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: bad_usage("options before the command: --json, --debugfs DIR, --help");
+		}
+	}
+	if (optind >= argc)
+		bad_usage("which command? status, mappings, violations, record or timeline");
+	cmd = argv[optind];
+	if (!strcmp(cmd, "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* glibc: start again, at argv[1] */
+	/*
+	 * Options after the command, anywhere among its arguments; record's
+	 * end at the "--" or the first word of its COMMAND, which keeps its own.
+	 */
+	while ((c = getopt_long(argc, argv, strcmp(cmd, "record") ? "ho:" : "+ho:",
+				opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: json = true; break;
+		case OPT_DEBUGFS: debugfs = optarg; break;
+		case OPT_DEV: dev = optarg; break;
+		case OPT_DRIVER: drv = optarg; break;
+		case OPT_OWNER: owner = optarg; break;
+		case OPT_OLDER: older = optarg; break;
+		case OPT_KIND: kind = optarg; break;
+		case OPT_FOLLOW: follow_mode = true; break;
+		case OPT_HANDLE: handle = optarg; break;
+		case OPT_SVG: svg = optarg; break;
+		case OPT_HTML: html = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: bad_usage("%s: bad option", cmd);
+		}
+	}
+
+#define ONLY(cond, what) do { if (!(cond)) bad_usage("%s does not take %s", cmd, what); } while (0)
+	if (!strcmp(cmd, "status")) {
+		ONLY(!dev && !drv && !owner && !older && !kind && !follow_mode && !handle &&
+		     !svg && !html && optind == argc, "those arguments");
+		need_tracker();
+		return cmd_status();
+	}
+	if (!strcmp(cmd, "mappings")) {
+		ONLY(!kind && !follow_mode && !handle && !svg && !html && optind == argc,
+		     "those arguments (filters: --dev, --driver, --owner, --older-than)");
+		if (owner && strcmp(owner, "cpu") && strcmp(owner, "device"))
+			bad_usage("--owner %s: say cpu or device", owner);
+		if (older && (older_ms = parse_duration_ms(older)) < 0)
+			bad_usage("--older-than %s: a duration like 500ms, 2s, 5m or 1h", older);
+		need_tracker();
+		return cmd_mappings(dev, drv, owner, older_ms);
+	}
+	if (!strcmp(cmd, "violations")) {
+		ONLY(!dev && !drv && !owner && !older && !handle && !svg && !html &&
+		     optind == argc, "those arguments (filters: --kind, --follow)");
+		if (kind && !known_kind(kind))
+			bad_usage("--kind %s: not a violation kind; the kinds are missing-sync-for-device, redundant-sync-for-device, unknown-handle, use-after-unmap, out-of-range, dir-mismatch, size-mismatch, cpu-write-while-device-owned, leak",
+				  kind);
+		need_tracker();
+		return cmd_violations(kind, follow_mode);
+	}
+	if (!strcmp(cmd, "record")) {
+		ONLY(!dev && !drv && !owner && !older && !kind && !follow_mode && !handle &&
+		     !svg && !html, "those options (only -o FILE)");
+		if (optind >= argc)
+			bad_usage("record: what should run? dmaown record -o FILE -- COMMAND [ARGS]");
+		if (json)
+			bad_usage("record writes a trace file; read it with: dmaown --json timeline FILE");
+		return cmd_record(out, argv + optind);
+	}
+	if (!strcmp(cmd, "timeline")) {
+		ONLY(!drv && !owner && !older && !kind && !follow_mode, "those options");
+		if (optind != argc - 1)
+			bad_usage("timeline: which trace? dmaown timeline FILE [--handle H | --dev NAME]");
+		if (handle && dev)
+			bad_usage("timeline: --handle or --dev, not both");
+		if (svg && html)
+			bad_usage("timeline: --svg or --html, not both");
+		return cmd_timeline(argv[optind], dev, handle, svg, html);
+	}
+	bad_usage("%s: no such command (status, mappings, violations, record, timeline)", cmd);
+}
