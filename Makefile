@@ -9,6 +9,7 @@
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisectability, Sphinx (in check)
 #   make bench        the tracker's cost against none and dma-debug (~40 min)
+#   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
 #
 # The kernel tree and build live outside the repository, in
 # DMA_OWNER_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/dma-owner).
@@ -17,12 +18,12 @@ SHELL := /bin/bash
 export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
 export QEMU_ARGS KERNEL_ARGS ACCEL
 
-.PHONY: all setup kernel run shell check vm-run kdir patches lint bench clean help
+.PHONY: all setup kernel run shell check vm-run kdir patches lint bench dmaown clean help
 
 all: help
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@scripts/setup.sh
@@ -55,6 +56,9 @@ lint: kernel
 
 bench: setup
 	@scripts/bench.sh
+
+dmaown: setup
+	@mkdir -p out/bin && $(MAKE) -s -C tools/dmaown OUTPUT=$(CURDIR)/out/bin/ && echo out/bin/dmaown
 
 clean:
 	rm -rf out
