@@ -104,6 +104,8 @@ S
 QEMU_ARGS="-device edu" vm "$T/out" --allow-warn 'at kernel/dma/(owner_report|debug)\.c' "$T/dmaown.sh"
 check "dmaown: guest run clean" "rc=$rc: $(tail -3 "$T/out") $(head -3 "$T/out.err")" [ $rc = 0 ]
 tr -d '\r' <"$T/out" >"$T/o"
+mkdir -p "$REPO/out/dmaown"
+cp "$T/o" "$REPO/out/dmaown/session.txt"	# what each command printed
 dev=$(sed -n 's/^testdev //p' "$T/o")
 # sec NAME: the section's output without its rc line; rc NAME: its exit status.
 sec() { sed -n "/^--- $1\$/,/^--- /p" "$T/o" | sed '1d;$d' | sed '$d'; }
@@ -258,7 +260,6 @@ check "dmaown --help: teaches every command with examples, exit 0" "rc=$(rc e_he
 
 # --- the timeline page, in a browser -------------------------------------
 sed -n '/^--- html$/,/^--- tl_svg$/p' "$T/o" | sed '1d;$d' >"$T/timeline.html"
-mkdir -p "$REPO/out/dmaown"
 cp "$T/timeline.html" "$REPO/out/dmaown/timeline.html"
 if ! command -v chromium >/dev/null; then
 	not_ok "dmaown timeline page renders in Chromium" "chromium is not installed (scripts/setup.sh installs it)"
