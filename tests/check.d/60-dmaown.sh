@@ -218,6 +218,9 @@ check "dmaown timeline: a violation marked in the CPU's lane, exit 1" "rc=$(rc t
 	[ "$(rc tl_bad)" = 1 -a "$(lanes tl_bad)" = "-D:map|C-:sync_for_cpu|C-:sync_for_cpu|C-:!! missing-sync-for-device|--:unmap|" ]
 check "dmaown --json timeline: the violation in the sequence" "$(sec tl_badj | head -c 900)" \
 	json tl_badj "len(j) == 1 and [e['event'] for e in j[0]['events']] == ['map', 'sync_for_cpu', 'sync_for_cpu', 'violation', 'unmap'] and j[0]['events'][3]['kind'] == 'missing-sync-for-device' and j[0]['events'][3]['owner'] == 'cpu' and j[0]['violations'] == 1"
+h=$(sec result | sed -n 's/^handle //p')
+check "dmaown --json timeline: the handle is the scenario's" "want $h: $(sec tl_badj | head -c 300)" \
+	json tl_badj "j[0]['handle'] == '$h'"
 check "dmaown timeline --handle: that mapping" "$(sec tl_handle | head -1)" \
 	[ "$(rc tl_handle)" = 1 -a "$(lines tl_handle '^mapping 0x')" = 1 ]
 check "dmaown timeline --dev with no match: says so, exit 0" "rc=$(rc tl_nomatch) $(sec tl_nomatch)" \

@@ -978,7 +978,7 @@ static void timeline_text(const struct timeline *t)
 
 		if (!selected(t, m))
 			continue;
-		printf("%smapping 0x%llx size %llu %s on %s (%s)%s%s\n", shown++ ? "\n" : "",
+		printf("%smapping 0x%016llx size %llu %s on %s (%s)%s%s\n", shown++ ? "\n" : "",
 		       m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?",
 		       m->device, *m->driver ? m->driver : "-",
 		       m->mapped ? "" : ", mapped before the trace",
@@ -1015,7 +1015,7 @@ static void timeline_json(const struct timeline *t)
 
 		if (!selected(t, m))
 			continue;
-		snprintf(h, sizeof(h), "0x%llx", m->handle);
+		snprintf(h, sizeof(h), "0x%016llx", m->handle);
 		printf("%s\n {", shown++ ? "," : "");
 		json_kv_str(true, "device", m->device);
 		json_kv_str(false, "driver", m->driver);
@@ -1079,7 +1079,7 @@ static void svg_mapping(FILE *f, const struct timeline *t, const struct tl_mappi
 
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"font-family=\"monospace\" font-size=\"12\">\n", w, h);
-	fprintf(f, "<text x=\"4\" y=\"18\" font-size=\"14\" font-weight=\"bold\">mapping 0x%llx size %llu %s on ",
+	fprintf(f, "<text x=\"4\" y=\"18\" font-size=\"14\" font-weight=\"bold\">mapping 0x%016llx size %llu %s on ",
 		m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
 	xml_str(f, m->device);
 	fputs(" (", f);
