@@ -1175,7 +1175,6 @@ void dma_owner_clear_counters(void)
 	struct dma_owner_stats *s = &dma_owner_stats;
 	int kind, cpu;
 
-
 	/* An increment racing with this on another CPU may survive it. */
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&dma_owner_ops, cpu), 0,
