@@ -931,8 +931,9 @@ static int timeline_event(struct tracecmd_input *h, struct tep_record *rec,
 		;
 	else if (op == OP_MAP)
 		m = new_mapping(t, dev, drv, addr, size, field_num(ev, rec, "dir"), true);
-	else if (!(m = find_mapping(t, dev, addr, op == OP_UNMAP)))
-		/* Mapped before the trace began, or never mapped at all. */
+	else
+		m = find_mapping(t, dev, addr, op == OP_UNMAP);
+	if (!m)	/* Mapped before the trace began, or never mapped at all. */
 		m = new_mapping(t, dev, drv, addr, size, field_num(ev, rec, "dir"), false);
 	t->last = m - t->m;
 	m->ev = xrealloc(m->ev, (m->nev + 1) * sizeof(*m->ev));
@@ -1333,10 +1334,17 @@ int main(int argc, char **argv)
 	/* "+": options stop at the first non-option, so "record -- CMD" stays intact. */
 	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_JSON: json = true; break;
-		case OPT_DEBUGFS: debugfs = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: bad_usage("options before the command: --json, --debugfs DIR, --help");
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_DEBUGFS:
+			debugfs = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			bad_usage("options before the command: --json, --debugfs DIR, --help");
 		}
 	}
 	if (optind >= argc)
@@ -1356,20 +1364,47 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, strcmp(cmd, "record") ? "ho:" : "+ho:",
 				opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_JSON: json = true; break;
-		case OPT_DEBUGFS: debugfs = optarg; break;
-		case OPT_DEV: dev = optarg; break;
-		case OPT_DRIVER: drv = optarg; break;
-		case OPT_OWNER: owner = optarg; break;
-		case OPT_OLDER: older = optarg; break;
-		case OPT_KIND: kind = optarg; break;
-		case OPT_FOLLOW: follow_mode = true; break;
-		case OPT_HANDLE: handle = optarg; break;
-		case OPT_SVG: svg = optarg; break;
-		case OPT_HTML: html = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: bad_usage("%s: bad option", cmd);
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_DEBUGFS:
+			debugfs = optarg;
+			break;
+		case OPT_DEV:
+			dev = optarg;
+			break;
+		case OPT_DRIVER:
+			drv = optarg;
+			break;
+		case OPT_OWNER:
+			owner = optarg;
+			break;
+		case OPT_OLDER:
+			older = optarg;
+			break;
+		case OPT_KIND:
+			kind = optarg;
+			break;
+		case OPT_FOLLOW:
+			follow_mode = true;
+			break;
+		case OPT_HANDLE:
+			handle = optarg;
+			break;
+		case OPT_SVG:
+			svg = optarg;
+			break;
+		case OPT_HTML:
+			html = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			bad_usage("%s: bad option", cmd);
 		}
 	}
 
@@ -1385,7 +1420,9 @@ int main(int argc, char **argv)
 		     "those arguments (filters: --dev, --driver, --owner, --older-than)");
 		if (owner && strcmp(owner, "cpu") && strcmp(owner, "device"))
 			bad_usage("--owner %s: say cpu or device", owner);
-		if (older && (older_ms = parse_duration_ms(older)) < 0)
+		if (older)
+			older_ms = parse_duration_ms(older);
+		if (older && older_ms < 0)
 			bad_usage("--older-than %s: a duration like 500ms, 2s, 5m or 1h", older);
 		need_tracker();
 		return cmd_mappings(dev, drv, owner, older_ms);
