@@ -21,9 +21,9 @@ check "a guest panic fails the run" "rc=$rc, want 125" [ $rc = 125 ]
 check "a guest panic is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: guest kernel panicked" "$T/out.err"
 
 echo 'echo sleeping; sleep 100000' >"$T/hang.sh"
-vm "$T/out" --timeout 60 "$T/hang.sh"
+vm "$T/out" --timeout 40 "$T/hang.sh"
 check "a hung guest fails the run" "rc=$rc, want 124" [ $rc = 124 ]
-check "a hung guest is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: guest timed out after 60s" "$T/out.err"
+check "a hung guest is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: guest timed out after 40s" "$T/out.err"
 
 # An external module, built the way a driver author would.
 cp -r "$REPO/tests/harness/warn_module" "$T/mod"
