@@ -44,6 +44,12 @@ for s in redundant_sync_single unknown_handle_single use_after_unmap_single out_
 	echo \$s >\$R
 done
 grep '^violation\.' \$D/stats | sed 's/^/  /'
+say "dmaown status: the tracker summed up (tools/dmaown; exit 1: violations found)"
+dmaown status | sed 's/^/  /'
+say "dmaown record, then dmaown timeline: one buffer's life, who owned it after each call"
+dmaown record -o /tmp/own.dat -- sh -c "echo missing_sync_single >\$R" 2>/dev/null
+dmaown timeline /tmp/own.dat --handle \$(sed -n 's/^handle //p' /sys/kernel/debug/test_dma_owner/result) |
+	sed 's/^/  /'
 S
 echo "dma-owner: booting the guest (QEMU, $(cat "$CACHE/kvm.probe" 2>/dev/null || echo tcg))..."
 QEMU_ARGS="-device edu $QEMU_ARGS" "$VM" --nic e1000 --nvme 64M \
@@ -53,7 +59,7 @@ echo
 if [ $rc = 0 ]; then
 	echo "dma-owner: demo done. 'make check' runs the whole suite;"
 	echo "'make vm-run SCRIPT=your.sh VM_FILES=dir' runs your own driver under the tracker;"
-	echo "Documentation/dma-owner.rst explains every report."
+	echo "Documentation/dma-owner.rst explains every report; tools/dmaown/README.md the tool."
 else
 	echo "dma-owner: the demo guest failed (status $rc), see above."
 fi
