@@ -79,6 +79,13 @@ run tl_html dmaown timeline /tmp/bad.dat --handle $h --html /tmp/bad.html
 echo "--- html"; cat /tmp/bad.html
 run tl_svg dmaown timeline /tmp/bad.dat --handle $h --svg /tmp/bad.svg
 echo "--- svg"; cat /tmp/bad.svg
+# 121 mappings, the 61st with a violation: the page shows 100, that one first.
+run rec_many dmaown record -o /tmp/many.dat -- sh -c "for i in \$(seq 60); do echo cycle_single >$R; done
+	echo missing_sync_single >$R; for i in \$(seq 60); do echo cycle_single >$R; done"
+run tl_many dmaown timeline /tmp/many.dat --dev $dev --html /tmp/many.html
+run many_text sh -c "dmaown timeline /tmp/many.dat --dev $dev | grep -c '^mapping '"
+run many_html sh -c "grep -c '^<svg ' /tmp/many.html; grep -o '[0-9]* more mappings not shown' /tmp/many.html
+	grep -m1 'font-weight=\"bold\">mapping' /tmp/many.html"
 
 run e_nocmd dmaown
 run e_badcmd dmaown frobnicate
@@ -227,9 +234,16 @@ check "dmaown timeline --dev with no match: says so, exit 0" "rc=$(rc tl_nomatch
 	[ "$(rc tl_nomatch)" = 0 -a "$(sec tl_nomatch)" = "no mapping in the trace matches" ]
 check "dmaown timeline --html: written, exit 1 (it holds a violation)" "rc=$(rc tl_html) $(sec tl_html)" \
 	eval '[ "$(rc tl_html)" = 1 ] && has tl_html "1 mapping written to /tmp/bad.html"'
-svg() { sed -n '/^--- svg$/,/^--- e_nocmd$/p' "$T/o"; }
+svg() { sed -n '/^--- svg$/,/^--- rec_many$/p' "$T/o"; }
 check "dmaown timeline --svg: one mapping, its violation marked" "$(svg | head -3)" \
 	eval "[ \$(svg | grep -c '^<svg ') = 1 ] && svg | grep -q 'class=\"violation\"' && svg | grep -q '>missing-sync-for-device</text>'"
+
+check "dmaown timeline: 121 mappings of a longer trace, one violation, exit 1" "rc=$(rc tl_many) $(sec many_text)" \
+	[ "$(rc tl_many)" = 1 -a "$(sec many_text)" = 121 ]
+check "dmaown timeline --html: at most 100 pictures, says how many more" "$(sec many_html | head -2 | xargs)" \
+	eval '[ "$(sec many_html | head -2 | xargs)" = "100 21 more mappings not shown" ] && has tl_many "100 mappings written to /tmp/many.html"'
+check "dmaown timeline --html: the mapping with the violation comes first" "$(sec many_html | sed -n 3p | cut -c1-200)" \
+	grep -q 'violation</text>$' <(sec many_html | sed -n 3p)
 
 # --- errors ---------------------------------------------------------------
 err() {	# NAME MESSAGE-REGEX: exit status 2 and the message

@@ -824,6 +824,8 @@ struct timeline {
 	bool have_handle;
 	int nviol;
 	int last;		/* index of the mapping of the previous event */
+	int *open;		/* indices of the mappings not unmapped yet */
+	int nopen;
 };
 
 static char *caller_name(struct tep_handle *tep, unsigned long long addr)
@@ -867,15 +869,30 @@ static bool contains(const struct tl_mapping *m, unsigned long long addr)
 static struct tl_mapping *find_mapping(struct timeline *t, const char *dev,
 				       unsigned long long addr, bool exact)
 {
-	for (int i = t->nm - 1; i >= 0; i--) {
-		struct tl_mapping *m = &t->m[i];
+	/* Only the open ones: a trace of real traffic holds many thousands. */
+	for (int i = t->nopen - 1; i >= 0; i--) {
+		struct tl_mapping *m = &t->m[t->open[i]];
 
-		if (!m->open || strcmp(m->device, dev))
+		if (strcmp(m->device, dev))
 			continue;
 		if (exact ? m->handle == addr : contains(m, addr))
 			return m;
 	}
 	return NULL;
+}
+
+static void close_mapping(struct timeline *t, struct tl_mapping *m)
+{
+	int idx = m - t->m;
+
+	m->open = false;
+	for (int i = 0; i < t->nopen; i++)
+		if (t->open[i] == idx) {
+			memmove(&t->open[i], &t->open[i + 1],
+				(t->nopen - i - 1) * sizeof(*t->open));
+			t->nopen--;
+			break;
+		}
 }
 
 static struct tl_mapping *new_mapping(struct timeline *t, const char *dev,
@@ -894,6 +911,8 @@ static struct tl_mapping *new_mapping(struct timeline *t, const char *dev,
 	m->dir = dir;
 	m->open = true;
 	m->mapped = mapped;
+	t->open = xrealloc(t->open, (t->nopen + 1) * sizeof(*t->open));
+	t->open[t->nopen++] = t->nm - 1;
 	return m;
 }
 
@@ -953,7 +972,7 @@ static int timeline_event(struct tracecmd_input *h, struct tep_record *rec,
 		e->after = field_num(ev, rec, "owner_after");
 	}
 	if (op == OP_UNMAP)
-		m->open = false;
+		close_mapping(t, m);
 out:
 	free(dev);
 	free(drv);
@@ -1151,9 +1170,12 @@ static void svg_mapping(FILE *f, const struct timeline *t, const struct tl_mappi
 	fputs("</svg>\n", f);
 }
 
+/* Pictures on one page at most: a trace of real traffic maps thousands. */
+#define PAGE_MAX	100
+
 static void timeline_page(FILE *f, const struct timeline *t, const char *title)
 {
-	int shown = 0;
+	int shown = 0, matching = 0, pass;
 
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dmaown timeline: ", f);
 	xml_str(f, title);
@@ -1162,14 +1184,24 @@ static void timeline_page(FILE *f, const struct timeline *t, const char *title)
 	fputs("<h1>DMA ownership timeline</h1>\n<p>trace ", f);
 	xml_str(f, title);
 	fputs(": one picture per mapping; hover over a caller for its whole name</p>\n", f);
-	for (int i = 0; i < t->nm; i++) {
-		if (!selected(t, &t->m[i]))
-			continue;
-		svg_mapping(f, t, &t->m[i]);
-		shown++;
-	}
+	/* Those with violations first, then the rest, in the trace's order. */
+	for (pass = 0; pass < 2; pass++)
+		for (int i = 0; i < t->nm; i++) {
+			const struct tl_mapping *m = &t->m[i];
+
+			if (!selected(t, m) || (m->nviol == 0) != pass)
+				continue;
+			matching++;
+			if (shown < PAGE_MAX) {
+				svg_mapping(f, t, m);
+				shown++;
+			}
+		}
 	if (!shown)
 		fputs("<p>no mapping in the trace matches</p>\n", f);
+	else if (shown < matching)
+		fprintf(f, "<p>%d more mappings not shown: narrow it with --handle or --dev</p>\n",
+			matching - shown);
 	fputs("</body></html>\n", f);
 }
 
@@ -1231,6 +1263,8 @@ static int cmd_timeline(const char *file, const char *dev, const char *handle,
 		}
 		if (fclose(f))
 			fail("cannot write %s: %s", svg ? svg : html, strerror(errno));
+		if (html && shown > PAGE_MAX)
+			shown = PAGE_MAX;
 		fprintf(stderr, "dmaown: %d mapping%s written to %s\n", svg ? 1 : shown,
 			shown == 1 || svg ? "" : "s", svg ? svg : html);
 	} else if (json) {
