@@ -283,7 +283,7 @@ if ! command -v chromium >/dev/null; then
 else
 	png=$REPO/out/dmaown/timeline.png
 	rm -f "$png"
-	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+	timeout 120 chromium --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
 		--window-size=1300,400 --screenshot="$png" "file://$T/timeline.html" \
 		>"$T/chromium.log" 2>&1
 	check "dmaown timeline page renders in Chromium" "$(tail -3 "$T/chromium.log")" [ -s "$png" ]
