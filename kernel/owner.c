@@ -55,7 +55,7 @@ EXPORT_SYMBOL(dma_owner_key);
 
 struct dma_owner_stats dma_owner_stats;
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_stats);
-DEFINE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
+static DEFINE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
 
 #define NR_LEVELS		6	/* 4 KiB ... 4 GiB chunks */
 #define LEVEL_SHIFT(l)		(12 + 4 * (l))
@@ -647,9 +647,11 @@ static void sync_entry(struct dma_owner_entry *e, dma_addr_t addr, size_t size,
 			e->inexact = 1;
 		}
 		/* The device gets what the CPU wrote: checksum that. */
-		if (e->has_csum && e->cpu_lo == e->cpu_hi)
-			contents_csum(to_csum_entry(e)->phys, e->size,
-				      &to_csum_entry(e)->csum);
+		if (e->has_csum && e->cpu_lo == e->cpu_hi) {
+			struct dma_owner_csum_entry *ce = to_csum_entry(e);
+
+			contents_csum(ce->phys, e->size, &ce->csum);
+		}
 	}
 	e->skip_sync = 0;
 }

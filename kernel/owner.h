@@ -9,7 +9,6 @@
 #include <linux/atomic.h>
 #include <linux/dma-owner.h>
 #include <linux/list_bl.h>
-#include <linux/percpu.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
 
@@ -155,7 +154,6 @@ static inline int dma_owner_state(const struct dma_owner_entry *e)
 }
 
 extern struct dma_owner_stats dma_owner_stats;
-DECLARE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
 extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];
 extern const char *const dma_owner_op_names[];
 

@@ -967,18 +967,7 @@ static int hold_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int hold_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, hold_show, NULL);
-}
-
-static const struct file_operations hold_fops = {
-	.open = hold_open,
-	.read = seq_read,
-	.write = hold_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(hold);
 
 static int bind(struct device *dev)
 {

@@ -246,18 +246,7 @@ static int bench_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int bench_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, bench_show, NULL);
-}
-
-static const struct file_operations bench_fops = {
-	.open = bench_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = bench_write,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(bench);
 
 static int edu_probe(struct pci_dev *pci, const struct pci_device_id *id)
 {

@@ -1340,7 +1340,14 @@ static void __attribute__((noreturn)) bad_usage(const char *fmt, ...)
 enum { OPT_JSON = 256, OPT_DEBUGFS, OPT_DEV, OPT_DRIVER, OPT_OWNER,
        OPT_OLDER, OPT_KIND, OPT_FOLLOW, OPT_HANDLE, OPT_SVG, OPT_HTML };
 
-int main(int argc, char **argv)
+/* The command line's options; the command decides which it takes. */
+struct args {
+	const char *dev, *drv, *owner, *older, *kind, *handle, *svg, *html, *out;
+	bool follow;
+};
+
+/* Parse options until getopt stops; --help prints the usage and exits. */
+static void parse_options(struct args *a, int argc, char **argv, const char *optstring)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -1358,15 +1365,9 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	const char *dev = NULL, *drv = NULL, *owner = NULL, *kind = NULL;
-	const char *handle = NULL, *svg = NULL, *html = NULL, *out = "dmaown.dat";
-	const char *cmd, *older = NULL;
-	bool follow_mode = false;
-	long long older_ms = -1;
 	int c;
 
-	/* "+": options stop at the first non-option, so "record -- CMD" stays intact. */
-	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			json = true;
@@ -1374,13 +1375,53 @@ int main(int argc, char **argv)
 		case OPT_DEBUGFS:
 			debugfs = optarg;
 			break;
+		case OPT_DEV:
+			a->dev = optarg;
+			break;
+		case OPT_DRIVER:
+			a->drv = optarg;
+			break;
+		case OPT_OWNER:
+			a->owner = optarg;
+			break;
+		case OPT_OLDER:
+			a->older = optarg;
+			break;
+		case OPT_KIND:
+			a->kind = optarg;
+			break;
+		case OPT_FOLLOW:
+			a->follow = true;
+			break;
+		case OPT_HANDLE:
+			a->handle = optarg;
+			break;
+		case OPT_SVG:
+			a->svg = optarg;
+			break;
+		case OPT_HTML:
+			a->html = optarg;
+			break;
+		case 'o':
+			a->out = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
-			return 0;
+			exit(0);
 		default:
-			bad_usage("options before the command: --json, --debugfs DIR, --help");
+			bad_usage("bad option");
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = {};
+	const char *cmd;
+	long long older_ms = -1;
+
+	/* "+": options stop at the first non-option, the command. */
+	parse_options(&a, argc, argv, "+ho:");
 	if (optind >= argc)
 		bad_usage("which command? status, mappings, violations, record or timeline");
 	cmd = argv[optind];
@@ -1395,99 +1436,56 @@ int main(int argc, char **argv)
 	 * Options after the command, anywhere among its arguments; record's
 	 * end at the "--" or the first word of its COMMAND, which keeps its own.
 	 */
-	while ((c = getopt_long(argc, argv, strcmp(cmd, "record") ? "ho:" : "+ho:",
-				opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_DEBUGFS:
-			debugfs = optarg;
-			break;
-		case OPT_DEV:
-			dev = optarg;
-			break;
-		case OPT_DRIVER:
-			drv = optarg;
-			break;
-		case OPT_OWNER:
-			owner = optarg;
-			break;
-		case OPT_OLDER:
-			older = optarg;
-			break;
-		case OPT_KIND:
-			kind = optarg;
-			break;
-		case OPT_FOLLOW:
-			follow_mode = true;
-			break;
-		case OPT_HANDLE:
-			handle = optarg;
-			break;
-		case OPT_SVG:
-			svg = optarg;
-			break;
-		case OPT_HTML:
-			html = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			bad_usage("%s: bad option", cmd);
-		}
-	}
+	parse_options(&a, argc, argv, strcmp(cmd, "record") ? "ho:" : "+ho:");
 
 #define ONLY(cond, what) do { if (!(cond)) bad_usage("%s does not take %s", cmd, what); } while (0)
 	if (!strcmp(cmd, "status")) {
-		ONLY(!dev && !drv && !owner && !older && !kind && !follow_mode && !handle &&
-		     !svg && !html && optind == argc, "those arguments");
+		ONLY(!a.dev && !a.drv && !a.owner && !a.older && !a.kind && !a.follow && !a.handle &&
+		     !a.svg && !a.html && !a.out && optind == argc, "those arguments");
 		need_tracker();
 		return cmd_status();
 	}
 	if (!strcmp(cmd, "mappings")) {
-		ONLY(!kind && !follow_mode && !handle && !svg && !html && optind == argc,
+		ONLY(!a.kind && !a.follow && !a.handle && !a.svg && !a.html && !a.out &&
+		     optind == argc,
 		     "those arguments (filters: --dev, --driver, --owner, --older-than)");
-		if (owner && strcmp(owner, "cpu") && strcmp(owner, "device"))
-			bad_usage("--owner %s: say cpu or device", owner);
-		if (older)
-			older_ms = parse_duration_ms(older);
-		if (older && older_ms < 0)
-			bad_usage("--older-than %s: a duration like 500ms, 2s, 5m or 1h", older);
+		if (a.owner && strcmp(a.owner, "cpu") && strcmp(a.owner, "device"))
+			bad_usage("--owner %s: say cpu or device", a.owner);
+		if (a.older)
+			older_ms = parse_duration_ms(a.older);
+		if (a.older && older_ms < 0)
+			bad_usage("--older-than %s: a duration like 500ms, 2s, 5m or 1h", a.older);
 		need_tracker();
-		return cmd_mappings(dev, drv, owner, older_ms);
+		return cmd_mappings(a.dev, a.drv, a.owner, older_ms);
 	}
 	if (!strcmp(cmd, "violations")) {
-		ONLY(!dev && !drv && !owner && !older && !handle && !svg && !html &&
-		     optind == argc, "those arguments (filters: --kind, --follow)");
-		if (kind && !known_kind(kind))
+		ONLY(!a.dev && !a.drv && !a.owner && !a.older && !a.handle && !a.svg && !a.html &&
+		     !a.out && optind == argc, "those arguments (filters: --kind, --follow)");
+		if (a.kind && !known_kind(a.kind))
 			bad_usage("--kind %s: not a violation kind; the kinds are missing-sync-for-device, redundant-sync-for-device, unknown-handle, use-after-unmap, out-of-range, dir-mismatch, size-mismatch, cpu-write-while-device-owned, leak",
-				  kind);
+				  a.kind);
 		need_tracker();
-		return cmd_violations(kind, follow_mode);
+		return cmd_violations(a.kind, a.follow);
 	}
 	if (!strcmp(cmd, "record")) {
-		ONLY(!dev && !drv && !owner && !older && !kind && !follow_mode && !handle &&
-		     !svg && !html, "those options (only -o FILE)");
+		ONLY(!a.dev && !a.drv && !a.owner && !a.older && !a.kind && !a.follow && !a.handle &&
+		     !a.svg && !a.html, "those options (only -o FILE)");
 		if (optind >= argc)
 			bad_usage("record: what should run? dmaown record -o FILE -- COMMAND [ARGS]");
 		if (json)
 			bad_usage("record writes a trace file; read it with: dmaown --json timeline FILE");
-		return cmd_record(out, argv + optind);
+		return cmd_record(a.out ? a.out : "dmaown.dat", argv + optind);
 	}
 	if (!strcmp(cmd, "timeline")) {
-		ONLY(!drv && !owner && !older && !kind && !follow_mode, "those options");
+		ONLY(!a.drv && !a.owner && !a.older && !a.kind && !a.follow && !a.out,
+		     "those options");
 		if (optind != argc - 1)
 			bad_usage("timeline: which trace? dmaown timeline FILE [--handle H | --dev NAME]");
-		if (handle && dev)
+		if (a.handle && a.dev)
 			bad_usage("timeline: --handle or --dev, not both");
-		if (svg && html)
+		if (a.svg && a.html)
 			bad_usage("timeline: --svg or --html, not both");
-		return cmd_timeline(argv[optind], dev, handle, svg, html);
+		return cmd_timeline(argv[optind], a.dev, a.handle, a.svg, a.html);
 	}
 	bad_usage("%s: no such command (status, mappings, violations, record, timeline)", cmd);
 }
