@@ -18,11 +18,17 @@
 struct device;
 struct scatterlist;
 
-/* Which family of the API made a mapping; unmapping must use the same. */
+/*
+ * Which family of the API made a mapping; unmapping must use the same. The
+ * non-coherent allocators' memory is synced like a streaming mapping, so it
+ * is tracked as one, from allocation (owned by the CPU) to free.
+ */
 enum dma_owner_api {
 	DMA_OWNER_API_PAGE,	/* dma_map_page(), dma_map_single() */
 	DMA_OWNER_API_SG,	/* dma_map_sg(), dma_map_sgtable() */
 	DMA_OWNER_API_RESOURCE,	/* dma_map_resource() */
+	DMA_OWNER_API_PAGES,	/* dma_alloc_pages(), dma_alloc_noncoherent() */
+	DMA_OWNER_API_NONCONTIGUOUS, /* dma_alloc_noncontiguous() */
 };
 
 #ifdef CONFIG_DMA_OWNER_DEBUG

@@ -35,7 +35,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/scatterlist.h>
-#include <linux/seqlock.h>
+#include <linux/log2.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -61,7 +61,6 @@ static DEFINE_PER_CPU(struct dma_owner_op_counts, dma_owner_ops);
 #define LEVEL_SHIFT(l)		(12 + 4 * (l))
 #define MAX_TRACKED_SIZE	U32_MAX
 #define STACK_DEPTH		16
-#define UNMAPPED_PER_CPU	64	/* recently unmapped entries remembered */
 #define MAX_CSUM_SIZE		SZ_64K	/* bounds the content check's work per call */
 
 static struct kmem_cache *entry_cache;
@@ -93,17 +92,35 @@ static bool filtered_out(struct device *dev)
 	return strcmp(dev_name(dev), f) && (!drv || strcmp(drv->name, f));
 }
 
-/* A per-CPU ring of recently unmapped entries tells use-after-unmap apart. */
-struct unmapped_ring {
-	unsigned int next;
-	struct unmapped_slot {
-		seqcount_t seq;
-		struct dma_owner_entry e;
-		unsigned long unmap_caller;
-	} slot[UNMAPPED_PER_CPU];
+/*
+ * Recently unmapped mappings, so that a sync or unmap of one is reported as
+ * use-after-unmap, naming who unmapped it and when, rather than as an
+ * unknown handle. A set-associative table hashed like the live table, by
+ * where the mapping was: a mapping's record stays until UNMAPPED_WAYS other
+ * mappings of its set have been unmapped since, and a handle unmapped again
+ * replaces its own record, so that rings reusing their buffers do not push
+ * out the rest. With the default 8192 records (96 bytes each on 64-bit,
+ * 776 KiB in all), a record outlives a thousand unrelated unmaps in all but
+ * about one case in 10^5.
+ */
+#define UNMAPPED_WAYS	8
+
+struct unmapped_rec {
+	struct dma_owner_entry e;	/* a snapshot; its last op is the unmap */
+	unsigned long unmap_caller;
+	u32 unmap_jiffies;
+	u32 stamp;			/* age within the set */
 };
 
-static struct unmapped_ring __percpu *unmapped;
+struct unmapped_set {
+	raw_spinlock_t lock;
+	u32 clock;
+	struct unmapped_rec way[UNMAPPED_WAYS];
+};
+
+static struct unmapped_set *unmapped;
+static unsigned int unmapped_shift;
+static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
 
 /* ---------------------------------------------------------------------- */
 /* Completeness                                                          */
@@ -216,12 +233,21 @@ static unsigned int size_level(size_t size)
 	return l;
 }
 
+/* Where a mapping of @dev at @level starting in @chunk is hashed. */
+static u64 place_key(struct device *dev, unsigned int level, u64 chunk)
+{
+	return (u64)(unsigned long)dev ^ ((chunk << 3 | level) * GOLDEN_RATIO_64);
+}
+
 static struct hlist_bl_head *bucket(struct device *dev, unsigned int level,
 				    u64 chunk)
 {
-	u64 key = (u64)(unsigned long)dev ^ ((chunk << 3 | level) * GOLDEN_RATIO_64);
+	return &table[hash_64(place_key(dev, level, chunk), table_shift)];
+}
 
-	return &table[hash_64(key, table_shift)];
+static u64 entry_chunk(const struct dma_owner_entry *e)
+{
+	return (u64)e->handle >> LEVEL_SHIFT(e->level);
 }
 
 static void lock_bucket(struct hlist_bl_head *b, unsigned long *flags)
@@ -234,55 +260,6 @@ static void unlock_bucket(struct hlist_bl_head *b, unsigned long flags)
 {
 	hlist_bl_unlock(b);
 	local_irq_restore(flags);
-}
-
-/*
- * Find the live entry of @dev that starts at @addr (@exact) or contains it.
- * Among several starting at @addr, prefer one of @size. On success the
- * entry's bucket is left locked, for the caller to unlock_bucket().
- */
-static struct dma_owner_entry *find_locked(struct device *dev, dma_addr_t addr,
-					   size_t size, bool exact,
-					   struct hlist_bl_head **bp,
-					   unsigned long *flags)
-{
-	unsigned long used = READ_ONCE(levels_used);
-	struct dma_owner_entry *e, *found;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
-	unsigned int pass, l;
-	u64 chunk;
-
-	for (pass = 0; pass < (exact ? 1 : 2); pass++) {
-		for_each_set_bit(l, &used, NR_LEVELS) {
-			chunk = (u64)addr >> LEVEL_SHIFT(l);
-			if (pass) {
-				if (!chunk)
-					continue;
-				chunk--;
-			}
-			b = bucket(dev, l, chunk);
-			if (hlist_bl_empty(b))
-				continue;
-			found = NULL;
-			lock_bucket(b, flags);
-			hlist_bl_for_each_entry(e, pos, b, node) {
-				if (e->dev != dev)
-					continue;
-				if (exact ? e->handle != addr :
-				    addr < e->handle || addr - e->handle >= e->size)
-					continue;
-				if (!found || (e->size == size && found->size != size))
-					found = e;
-			}
-			if (found) {
-				*bp = b;
-				return found;
-			}
-			unlock_bucket(b, *flags);
-		}
-	}
-	return NULL;
 }
 
 /**
@@ -466,100 +443,563 @@ static void insert(struct dma_owner_entry *e)
 static void free_entry(struct dma_owner_entry *e)
 {
 	atomic_long_dec(&dma_owner_stats.live);
+	if (e->fragmented)
+		kfree(e->ranges);
 	if (e->has_csum)
 		kmem_cache_free(csum_entry_cache, to_csum_entry(e));
 	else
 		kmem_cache_free(entry_cache, e);
 }
 
-/* Called with interrupts off, under the bucket lock the unmap took. */
+/**
+ * dma_owner_snapshot() - copy an entry for reading outside its bucket lock
+ * @dst: the copy
+ * @e: a live entry, its bucket locked, or one no longer in the table
+ *
+ * The copy holds no pointer into the tracker: a fragmented entry's ranges
+ * become the range that spans them, marked @in_parts.
+ */
+void dma_owner_snapshot(struct dma_owner_entry *dst,
+			const struct dma_owner_entry *e)
+{
+	*dst = *e;
+	dst->node.next = NULL;
+	dst->node.pprev = NULL;
+	if (e->fragmented) {
+		dst->fragmented = 0;
+		dst->in_parts = 1;
+		dst->cpu_lo = e->ranges->r[0].lo;
+		dst->cpu_hi = e->ranges->r[e->ranges->nr - 1].hi;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
+
+/* ---------------------------------------------------------------------- */
+/* Unmapped memory                                                        */
+
+static struct unmapped_set *unmapped_set(struct device *dev,
+					 unsigned int level, u64 chunk)
+{
+	return &unmapped[hash_64(place_key(dev, level, chunk), unmapped_shift)];
+}
+
+/* @e is out of the table: keep a record of it for use-after-unmap. */
 static void remember_unmapped(const struct dma_owner_entry *e,
 			      unsigned long caller)
 {
-	struct unmapped_ring *ring = this_cpu_ptr(unmapped);
-	struct unmapped_slot *s;
+	struct unmapped_rec *rec, *victim = NULL;
+	struct unmapped_set *set;
+	unsigned long flags;
+	unsigned int i;
 
-	lockdep_assert_irqs_disabled();
-	s = &ring->slot[ring->next++ % UNMAPPED_PER_CPU];
-	raw_write_seqcount_begin(&s->seq);
-	s->e = *e;
-	s->unmap_caller = caller;
-	raw_write_seqcount_end(&s->seq);
+	if (!unmapped)
+		return;
+	set = unmapped_set(e->dev, e->level, entry_chunk(e));
+	raw_spin_lock_irqsave(&set->lock, flags);
+	/* Its own older record, else a free way, else the oldest. */
+	for (i = 0; i < UNMAPPED_WAYS; i++) {
+		rec = &set->way[i];
+		if (rec->e.dev == e->dev && rec->e.handle == e->handle) {
+			victim = rec;
+			break;
+		}
+		if (!victim || (victim->e.dev &&
+				(!rec->e.dev || (s32)(rec->stamp - victim->stamp) < 0)))
+			victim = rec;
+	}
+	dma_owner_snapshot(&victim->e, e);
+	victim->unmap_caller = caller;
+	victim->unmap_jiffies = jiffies;
+	victim->stamp = ++set->clock;
+	raw_spin_unlock_irqrestore(&set->lock, flags);
 }
 
+/* The latest unmapped mapping of @dev that held @addr, into @r. */
 static bool find_unmapped(struct device *dev, dma_addr_t addr,
 			  struct dma_owner_report *r)
 {
-	struct unmapped_slot *s;
-	unsigned int seq, i;
-	int cpu;
+	unsigned long used = READ_ONCE(levels_used);
+	struct unmapped_rec *rec;
+	struct unmapped_set *set;
+	unsigned int l, pass, i;
+	unsigned long flags;
+	bool found = false;
+	u64 chunk;
 
-	for_each_possible_cpu(cpu) {
-		for (i = 0; i < UNMAPPED_PER_CPU; i++) {
-			s = &per_cpu_ptr(unmapped, cpu)->slot[i];
-			seq = raw_read_seqcount_begin(&s->seq);
-			if (READ_ONCE(s->e.dev) != dev)
-				continue;
-			r->entry = s->e;
-			r->unmap_caller = s->unmap_caller;
-			if (read_seqcount_retry(&s->seq, seq))
-				continue;
-			if (addr >= r->entry.handle &&
-			    addr - r->entry.handle < r->entry.size)
-				return true;
+	if (!unmapped)
+		return false;
+	for_each_set_bit(l, &used, NR_LEVELS) {
+		for (pass = 0; pass < 2; pass++) {
+			chunk = ((u64)addr >> LEVEL_SHIFT(l)) - pass;
+			if (pass && chunk == U64_MAX)
+				break;
+			set = unmapped_set(dev, l, chunk);
+			raw_spin_lock_irqsave(&set->lock, flags);
+			for (i = 0; i < UNMAPPED_WAYS; i++) {
+				rec = &set->way[i];
+				if (rec->e.dev != dev || addr < rec->e.handle ||
+				    addr - rec->e.handle >= rec->e.size)
+					continue;
+				if (found &&
+				    time_before((unsigned long)rec->unmap_jiffies,
+						(unsigned long)r->unmap_jiffies))
+					continue;
+				r->entry = rec->e;
+				r->unmap_caller = rec->unmap_caller;
+				r->unmap_jiffies = rec->unmap_jiffies;
+				found = true;
+			}
+			raw_spin_unlock_irqrestore(&set->lock, flags);
 		}
 	}
+	return found;
+}
+
+/* Forget the unmapped mappings of @dev, or of every device if NULL. */
+static void forget_unmapped(struct device *dev)
+{
+	unsigned long flags, i;
+	unsigned int w;
+
+	if (!unmapped)
+		return;
+	for (i = 0; i < (1UL << unmapped_shift); i++) {
+		raw_spin_lock_irqsave(&unmapped[i].lock, flags);
+		for (w = 0; w < UNMAPPED_WAYS; w++)
+			if (!dev || unmapped[i].way[w].e.dev == dev)
+				unmapped[i].way[w].e.dev = NULL;
+		raw_spin_unlock_irqrestore(&unmapped[i].lock, flags);
+		if (!(i & 255))
+			cond_resched();
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Who owns which bytes                                                   */
+
+/*
+ * The CPU owns a set of byte ranges of a mapping, the device the rest. Most
+ * mappings need one range, kept in the entry; a page cut into buffers that
+ * go to the CPU one by one needs more, kept in a struct dma_owner_ranges.
+ * When even that cannot hold them (or cannot be allocated), the entry keeps
+ * one range holding every byte the CPU may own and is marked inexact:
+ * checks that need to know a byte is the CPU's wait until a sync makes the
+ * set exact again, checks that need to know it is the device's still hold.
+ */
+struct range_set {
+	unsigned int nr;
+	struct {
+		u32 lo;
+		u32 hi;
+	} r[DMA_OWNER_MAX_RANGES + 1];
+};
+
+static bool cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi)
+{
+	unsigned int i;
+
+	if (!e->fragmented)
+		return e->cpu_lo < e->cpu_hi && e->cpu_lo < hi && lo < e->cpu_hi;
+	for (i = 0; i < e->ranges->nr; i++)
+		if (e->ranges->r[i].lo < hi && lo < e->ranges->r[i].hi)
+			return true;
 	return false;
+}
+
+static bool device_owns_all(const struct dma_owner_entry *e)
+{
+	return !e->inexact && !e->fragmented && e->cpu_lo == e->cpu_hi;
+}
+
+static void set_load(const struct dma_owner_entry *e, struct range_set *s)
+{
+	unsigned int i;
+
+	s->nr = 0;
+	if (e->fragmented) {
+		for (i = 0; i < e->ranges->nr; i++) {
+			s->r[i].lo = e->ranges->r[i].lo;
+			s->r[i].hi = e->ranges->r[i].hi;
+		}
+		s->nr = e->ranges->nr;
+	} else if (e->cpu_lo < e->cpu_hi) {
+		s->r[0].lo = e->cpu_lo;
+		s->r[0].hi = e->cpu_hi;
+		s->nr = 1;
+	}
+}
+
+static void set_append(struct range_set *s, u32 lo, u32 hi)
+{
+	s->r[s->nr].lo = lo;
+	s->r[s->nr].hi = hi;
+	s->nr++;
+}
+
+/* @s |= [lo, hi). Ranges that touch merge. */
+static void set_add(struct range_set *s, u32 lo, u32 hi)
+{
+	struct range_set in = *s;
+	bool placed = false;
+	unsigned int i;
+
+	s->nr = 0;
+	for (i = 0; i < in.nr; i++) {
+		if (in.r[i].hi < lo) {
+			set_append(s, in.r[i].lo, in.r[i].hi);
+		} else if (in.r[i].lo > hi) {
+			if (!placed)
+				set_append(s, lo, hi);
+			placed = true;
+			set_append(s, in.r[i].lo, in.r[i].hi);
+		} else {
+			lo = min(lo, in.r[i].lo);
+			hi = max(hi, in.r[i].hi);
+		}
+	}
+	if (!placed)
+		set_append(s, lo, hi);
+}
+
+/* @s &= ~[lo, hi). At most one range splits in two. */
+static void set_remove(struct range_set *s, u32 lo, u32 hi)
+{
+	struct range_set in = *s;
+	unsigned int i;
+
+	s->nr = 0;
+	for (i = 0; i < in.nr; i++) {
+		if (in.r[i].hi <= lo || in.r[i].lo >= hi) {
+			set_append(s, in.r[i].lo, in.r[i].hi);
+			continue;
+		}
+		if (in.r[i].lo < lo)
+			set_append(s, in.r[i].lo, lo);
+		if (in.r[i].hi > hi)
+			set_append(s, hi, in.r[i].hi);
+	}
+}
+
+/*
+ * Memory for ranges is allocated before the bucket lock is taken and freed
+ * after it is dropped, never under it.
+ */
+struct ranges_mem {
+	struct dma_owner_ranges *spare;
+	struct dma_owner_ranges *garbage;
+};
+
+static void set_store(struct dma_owner_entry *e, const struct range_set *s,
+		      struct ranges_mem *mem)
+{
+	struct dma_owner_ranges *rs = e->fragmented ? e->ranges : NULL;
+	unsigned int i;
+
+	if (s->nr > 1 && s->nr <= DMA_OWNER_MAX_RANGES && (rs || mem->spare)) {
+		if (!rs) {
+			rs = mem->spare;
+			mem->spare = NULL;
+		}
+		for (i = 0; i < s->nr; i++) {
+			rs->r[i].lo = s->r[i].lo;
+			rs->r[i].hi = s->r[i].hi;
+		}
+		rs->nr = s->nr;
+		e->ranges = rs;
+		e->fragmented = 1;
+		return;
+	}
+	if (rs) {
+		mem->garbage = rs;
+		e->fragmented = 0;
+	}
+	e->cpu_lo = s->nr ? s->r[0].lo : 0;
+	e->cpu_hi = s->nr ? s->r[s->nr - 1].hi : 0;
+	/* More than one range that could not be kept: span them. */
+	if (s->nr > 1)
+		e->inexact = 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Calls and the mappings they may mean                                   */
+
+/* One DMA API call, as the tracker judges it. */
+struct call {
+	struct device *dev;
+	dma_addr_t addr;
+	size_t size;
+	enum dma_data_direction dir;
+	enum dma_owner_op op;
+	enum dma_owner_api api;		/* of an unmap */
+	unsigned long caller;
+};
+
+/*
+ * Without an IOMMU the same memory mapped twice for one device has one
+ * handle, so a call can fit more than one live mapping: a sync any mapping
+ * that holds its address, an unmap any that starts there. Each is a
+ * candidate. The call is taken to mean the candidate it suits best (the
+ * reading that assumes least against the driver) and a violation is
+ * reported only if it holds for every candidate. When candidates that suit
+ * it equally well are owned differently, which one it meant cannot be
+ * told: they all become inexact.
+ */
+struct candidates {
+	unsigned int n;
+	unsigned long common;		/* kinds every candidate draws */
+	struct hlist_bl_head *b;	/* the best one's bucket */
+	struct dma_owner_entry *e;	/* the best one */
+	unsigned long kinds;		/* the kinds it draws */
+	unsigned int score;		/* lower is better */
+	u32 owner_sig;			/* who owns what in it */
+	bool tie_differs;		/* one as good is owned otherwise */
+	bool need_spare;		/* a sync may fragment it */
+};
+
+static bool fits(const struct call *c, const struct dma_owner_entry *e)
+{
+	if (e->dev != c->dev)
+		return false;
+	if (c->op == DMA_OWNER_OP_UNMAP)
+		return e->handle == c->addr;
+	return c->addr >= e->handle && c->addr - e->handle < e->size;
+}
+
+/* The bytes of @e a sync names, cut to the mapping. */
+static void call_range(const struct call *c, const struct dma_owner_entry *e,
+		       u32 *lo, u32 *hi)
+{
+	u64 off = c->addr - e->handle;
+
+	*lo = off;
+	*hi = min_t(u64, off + c->size, e->size);
+}
+
+/* What the call would violate if it meant @e. */
+static unsigned long call_kinds(const struct call *c,
+				const struct dma_owner_entry *e)
+{
+	unsigned long kinds = 0;
+	u32 lo, hi;
+
+	if (c->op == DMA_OWNER_OP_UNMAP) {
+		if (e->size != c->size)
+			kinds |= BIT(DMA_OWNER_SIZE_MISMATCH);
+		if (e->dir != c->dir)
+			kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
+		return kinds;
+	}
+	if (c->addr - e->handle + c->size > e->size)
+		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
+	if (e->dir != DMA_BIDIRECTIONAL && c->dir != e->dir)
+		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
+	call_range(c, e, &lo, &hi);
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
+		/* Only an exact set says the CPU owns a byte already. */
+		if (!e->inexact && cpu_owns_any(e, lo, hi))
+			kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	} else if (!e->skip_sync && !cpu_owns_any(e, lo, hi)) {
+		/*
+		 * Even an inexact set holds every byte the CPU may own. A
+		 * mapping made with DMA_ATTR_SKIP_CPU_SYNC belongs to an owner
+		 * that keeps the caches itself (page_pool, AF_XDP, half-page
+		 * reuse): it syncs a buffer for the device whenever it hands
+		 * it out or takes it back, whether or not the CPU had it, and
+		 * the API lets it.
+		 */
+		kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	}
+	return kinds;
+}
+
+static unsigned int call_score(const struct call *c,
+			       const struct dma_owner_entry *e,
+			       unsigned long kinds)
+{
+	bool other = c->op == DMA_OWNER_OP_UNMAP ? e->api != c->api :
+						   e->handle != c->addr;
+
+	return hweight_long(kinds) << 2 | other << 1 | (e->size != c->size);
+}
+
+/* Could the sync leave @e's CPU part in more than one range? */
+static bool need_spare(const struct call *c, const struct dma_owner_entry *e)
+{
+	u32 lo, hi;
+
+	if (c->op == DMA_OWNER_OP_UNMAP || e->fragmented || e->cpu_lo == e->cpu_hi)
+		return false;
+	call_range(c, e, &lo, &hi);
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU)
+		return hi < e->cpu_lo || lo > e->cpu_hi;
+	return lo > e->cpu_lo && hi < e->cpu_hi;
+}
+
+static u32 owner_sig(const struct dma_owner_entry *e)
+{
+	u32 sig = jhash_2words(e->cpu_lo, e->cpu_hi, e->inexact);
+
+	if (e->fragmented)
+		sig = jhash(e->ranges->r, e->ranges->nr * sizeof(e->ranges->r[0]),
+			    e->inexact);
+	return sig;
+}
+
+/* Every live mapping the call may mean, and the one it suits best. */
+static void find_candidates(const struct call *c, struct candidates *k)
+{
+	unsigned long used = READ_ONCE(levels_used);
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned int l, pass, score;
+	unsigned long flags, kinds;
+	u64 chunk;
+
+	memset(k, 0, sizeof(*k));
+	k->common = ~0UL;
+	k->score = UINT_MAX;
+	for_each_set_bit(l, &used, NR_LEVELS) {
+		/* A mapping starts in the chunk of an address it holds or before. */
+		for (pass = 0; pass < (c->op == DMA_OWNER_OP_UNMAP ? 1 : 2); pass++) {
+			chunk = ((u64)c->addr >> LEVEL_SHIFT(l)) - pass;
+			if (pass && chunk == U64_MAX)
+				break;
+			b = bucket(c->dev, l, chunk);
+			if (hlist_bl_empty(b))
+				continue;
+			lock_bucket(b, &flags);
+			hlist_bl_for_each_entry(e, pos, b, node) {
+				/* Each entry is seen at its own place only. */
+				if (e->level != l || entry_chunk(e) != chunk ||
+				    !fits(c, e))
+					continue;
+				kinds = call_kinds(c, e);
+				score = call_score(c, e, kinds);
+				k->n++;
+				k->common &= kinds;
+				if (score < k->score) {
+					k->score = score;
+					k->b = b;
+					k->e = e;
+					k->kinds = kinds;
+					k->owner_sig = owner_sig(e);
+					k->tie_differs = false;
+					k->need_spare = need_spare(c, e);
+				} else if (score == k->score &&
+					   owner_sig(e) != k->owner_sig) {
+					k->tie_differs = true;
+				}
+			}
+			unlock_bucket(b, flags);
+		}
+	}
+	if (!k->n)
+		k->common = 0;
+}
+
+/*
+ * Lock the best candidate's bucket and check it is still there, still what
+ * it was when chosen; else unlock. Another CPU may have moved it meanwhile
+ * (the driver racing with itself, or using two identical mappings at once).
+ */
+static bool lock_best(const struct call *c, const struct candidates *k,
+		      unsigned long *flags)
+{
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+
+	lock_bucket(k->b, flags);
+	hlist_bl_for_each_entry(e, pos, k->b, node)
+		if (e == k->e && fits(c, e) && call_kinds(c, e) == k->kinds &&
+		    owner_sig(e) == k->owner_sig)
+			return true;
+	unlock_bucket(k->b, *flags);
+	return false;
+}
+
+#define LOCK_TRIES	3	/* then the call raced too often: say nothing */
+
+/*
+ * Candidates that suited the call equally well were owned differently: which
+ * one it meant cannot be told, so no candidate's CPU bytes are known any
+ * more. Each is taken to be owned by either side (the CPU may own any byte,
+ * so no missing sync is reported on it) until a sync of all of it.
+ */
+static void blur(const struct call *c)
+{
+	unsigned long used = READ_ONCE(levels_used);
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned int l, pass;
+	unsigned long flags;
+	u64 chunk;
+
+	for_each_set_bit(l, &used, NR_LEVELS) {
+		for (pass = 0; pass < 2; pass++) {
+			chunk = ((u64)c->addr >> LEVEL_SHIFT(l)) - pass;
+			if (pass && chunk == U64_MAX)
+				break;
+			b = bucket(c->dev, l, chunk);
+			lock_bucket(b, &flags);
+			hlist_bl_for_each_entry(e, pos, b, node) {
+				if (!fits(c, e))
+					continue;
+				if (e->fragmented) {
+					e->ranges->nr = 1;
+					e->ranges->r[0].lo = 0;
+					e->ranges->r[0].hi = e->size;
+				} else {
+					e->cpu_lo = 0;
+					e->cpu_hi = e->size;
+				}
+				e->inexact = 1;
+			}
+			unlock_bucket(b, flags);
+		}
+	}
 }
 
 /* ---------------------------------------------------------------------- */
 /* Transitions                                                            */
 
-/* Violations found by one call, reported after the bucket is unlocked. */
+/* Kinds already reported by one call: an sg call reports each kind once. */
 struct verdict {
-	unsigned int kinds;		/* bit per enum dma_owner_kind */
-	unsigned int reported;		/* kinds already reported by this call */
-	bool has_entry;
-	struct dma_owner_entry snap;
+	unsigned long reported;
 };
 
-static void report_verdict(struct verdict *v, struct device *dev,
-			   dma_addr_t addr, size_t size,
-			   enum dma_data_direction dir, enum dma_owner_op op,
-			   unsigned long caller)
+static void report_kinds(struct verdict *v, const struct call *c,
+			 unsigned long kinds, const struct dma_owner_entry *snap)
 {
 	struct dma_owner_report r = {
-		.op = op, .dev = dev, .addr = addr, .size = size, .dir = dir,
-		.caller = caller, .has_entry = v->has_entry,
+		.op = c->op, .dev = c->dev, .addr = c->addr, .size = c->size,
+		.dir = c->dir, .caller = c->caller, .has_entry = true,
+		.entry = *snap,
 	};
 	unsigned int kind;
 
-	if (v->has_entry)
-		r.entry = v->snap;
-	for_each_set_bit(kind, (unsigned long *)&v->kinds, DMA_OWNER_NR_KINDS) {
-		/* An sg call reports each kind once, not once per segment. */
+	for_each_set_bit(kind, &kinds, DMA_OWNER_NR_KINDS) {
 		if (v->reported & BIT(kind))
 			continue;
 		v->reported |= BIT(kind);
 		r.kind = kind;
 		dma_owner_report(&r);
 	}
-	v->kinds = 0;
 }
 
-/* No live entry: unknown-handle or use-after-unmap, if we can tell. */
-static void report_miss(struct verdict *v, struct device *dev, dma_addr_t addr,
-			size_t size, enum dma_data_direction dir,
-			enum dma_owner_op op, unsigned long caller)
+/* No live mapping fits: unknown-handle or use-after-unmap, if we can tell. */
+static void report_miss(struct verdict *v, const struct call *c)
 {
 	struct dma_owner_report r = {
-		.op = op, .dev = dev, .addr = addr, .size = size, .dir = dir,
-		.caller = caller, .kind = DMA_OWNER_UNKNOWN_HANDLE,
+		.op = c->op, .dev = c->dev, .addr = c->addr, .size = c->size,
+		.dir = c->dir, .caller = c->caller,
+		.kind = DMA_OWNER_UNKNOWN_HANDLE,
 	};
 
-	if (!device_complete(dev))
+	if (!device_complete(c->dev))
 		return;
-	if (find_unmapped(dev, addr, &r)) {
+	if (find_unmapped(c->dev, c->addr, &r)) {
 		r.kind = DMA_OWNER_USE_AFTER_UNMAP;
 		r.has_entry = true;
 	}
@@ -569,194 +1009,196 @@ static void report_miss(struct verdict *v, struct device *dev, dma_addr_t addr,
 	dma_owner_report(&r);
 }
 
-static bool ranges_overlap(u32 lo1, u32 hi1, u32 lo2, u32 hi2)
-{
-	return lo1 < hi2 && lo2 < hi1;
-}
-
 /* Content check of a DMA_TO_DEVICE buffer the device owned all along. */
-static void check_csum(struct dma_owner_entry *e, struct verdict *v)
+static unsigned long check_csum(struct dma_owner_entry *e)
 {
 	struct dma_owner_csum_entry *ce;
 	u32 csum;
 
-	if (!e->has_csum || e->cpu_lo != e->cpu_hi || e->inexact)
-		return;
+	if (!e->has_csum || !device_owns_all(e))
+		return 0;
 	ce = to_csum_entry(e);
 	if (contents_csum(ce->phys, e->size, &csum) && csum != ce->csum) {
-		v->kinds |= BIT(DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
 		ce->csum = csum;
+		return BIT(DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
 	}
+	return 0;
 }
 
-/*
- * Ownership is a byte range [cpu_lo, cpu_hi) the CPU owns; the device owns
- * the rest. Partial syncs move part of it. When the CPU's part stops being
- * one range, the entry is inexact and owner checks wait until a sync
- * covering everything makes it exact again: never report what we cannot
- * justify.
- */
-static void sync_entry(struct dma_owner_entry *e, dma_addr_t addr, size_t size,
-		       enum dma_data_direction dir, bool for_device,
-		       struct verdict *v)
+/* Move the bytes the sync names to their new owner. */
+static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
+				struct ranges_mem *mem)
 {
-	u64 off = addr - e->handle;
+	unsigned long kinds = 0;
+	struct range_set s;
 	u32 lo, hi;
 
-	if (off + size > e->size) {
-		v->kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
-		size = e->size - off;
-	}
-	if (e->dir != DMA_BIDIRECTIONAL && dir != e->dir)
-		v->kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
-	lo = off;
-	hi = off + size;
-
-	if (!for_device) {
+	call_range(c, e, &lo, &hi);
+	set_load(e, &s);
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
 		if (e->syncs_for_cpu < U16_MAX)
 			e->syncs_for_cpu++;
-		check_csum(e, v);
-		if (e->cpu_lo == e->cpu_hi) {
-			e->cpu_lo = lo;
-			e->cpu_hi = hi;
-		} else {
-			if (!e->inexact && ranges_overlap(e->cpu_lo, e->cpu_hi, lo, hi))
-				v->kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-			if (lo > e->cpu_hi || hi < e->cpu_lo)
-				e->inexact = 1;
-			e->cpu_lo = min(e->cpu_lo, lo);
-			e->cpu_hi = max(e->cpu_hi, hi);
-		}
-		if (lo == 0 && hi == e->size)
-			e->inexact = 0;
+		kinds |= check_csum(e);
+		set_add(&s, lo, hi);
 	} else {
 		if (e->syncs_for_device < U16_MAX)
 			e->syncs_for_device++;
-		if (!e->inexact && !ranges_overlap(e->cpu_lo, e->cpu_hi, lo, hi) &&
-		    !e->skip_sync)
-			v->kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
-		if (lo <= e->cpu_lo && hi >= e->cpu_hi) {
-			e->cpu_lo = 0;
-			e->cpu_hi = 0;
-			e->inexact = 0;
-		} else if (lo <= e->cpu_lo && hi > e->cpu_lo) {
-			e->cpu_lo = hi;
-		} else if (hi >= e->cpu_hi && lo < e->cpu_hi) {
-			e->cpu_hi = lo;
-		} else if (lo > e->cpu_lo && hi < e->cpu_hi) {
-			e->inexact = 1;
-		}
-		/* The device gets what the CPU wrote: checksum that. */
-		if (e->has_csum && e->cpu_lo == e->cpu_hi) {
-			struct dma_owner_csum_entry *ce = to_csum_entry(e);
-
-			contents_csum(ce->phys, e->size, &ce->csum);
-		}
+		set_remove(&s, lo, hi);
 	}
-	e->skip_sync = 0;
+	/* Nothing, or everything, is known exactly. */
+	if (!s.nr || (s.nr == 1 && !s.r[0].lo && s.r[0].hi == e->size))
+		e->inexact = 0;
+	set_store(e, &s, mem);
+	/* The device gets what the CPU wrote: checksum that. */
+	if (e->has_csum && device_owns_all(e)) {
+		struct dma_owner_csum_entry *ce = to_csum_entry(e);
+
+		contents_csum(ce->phys, e->size, &ce->csum);
+	}
+	return kinds;
 }
 
-/* Returns the sg_ents of the entry found, 0 if none. */
-static unsigned int do_sync(struct device *dev, dma_addr_t addr, size_t size,
-			    enum dma_data_direction dir, bool for_device,
-			    unsigned long caller, struct verdict *v)
+static void do_sync(const struct call *c, struct verdict *v)
 {
-	enum dma_owner_op op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
-					    DMA_OWNER_OP_SYNC_FOR_CPU;
 	int before = DMA_OWNER_STATE_NONE, after = DMA_OWNER_STATE_NONE;
-	struct dma_owner_entry *e;
-	struct hlist_bl_head *b;
-	unsigned int ents = 0;
-	unsigned long flags;
+	struct ranges_mem mem = {};
+	struct dma_owner_entry snap;
+	struct candidates k = {};
+	unsigned long flags, kinds = 0;
+	bool done = false;
+	unsigned int try;
 
-	if (for_device)
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
 		this_cpu_inc(dma_owner_ops.syncs_for_device);
 	else
 		this_cpu_inc(dma_owner_ops.syncs_for_cpu);
-	e = size ? find_locked(dev, addr, size, false, &b, &flags) : NULL;
-	if (e) {
-		before = dma_owner_state(e);
-		record(e, op, caller);
-		sync_entry(e, addr, size, dir, for_device, v);
-		after = dma_owner_state(e);
-		if (v->kinds) {
-			v->has_entry = true;
-			v->snap = *e;
-		}
-		ents = e->sg_ents;
-		unlock_bucket(b, flags);
-	}
-	if (for_device)
-		trace_dma_owner_sync_for_device(dev, addr, size, dir, before,
-						after, caller);
-	else
-		trace_dma_owner_sync_for_cpu(dev, addr, size, dir, before,
-					     after, caller);
 	/* A zero-length sync moves nothing: nothing to check. */
-	if (!size)
-		return 0;
-	if (!e) {
-		report_miss(v, dev, addr, size, dir, op, caller);
-		return 0;
+	for (try = 0; c->size && try < LOCK_TRIES; try++) {
+		find_candidates(c, &k);
+		if (!k.n)
+			break;
+		if (!mem.spare && k.need_spare)
+			mem.spare = kmalloc(sizeof(*mem.spare),
+					    GFP_NOWAIT | __GFP_NOWARN);
+		if (!lock_best(c, &k, &flags))
+			continue;
+		before = dma_owner_state(k.e);
+		record(k.e, c->op, c->caller);
+		kinds = k.common | apply_sync(k.e, c, &mem);
+		after = dma_owner_state(k.e);
+		if (kinds)
+			dma_owner_snapshot(&snap, k.e);
+		unlock_bucket(k.b, flags);
+		done = true;
+		break;
 	}
-	if (v->kinds)
-		report_verdict(v, dev, addr, size, dir, op, caller);
-	return ents;
+	kfree(mem.spare);
+	kfree(mem.garbage);
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
+		trace_dma_owner_sync_for_device(c->dev, c->addr, c->size, c->dir,
+						before, after, c->caller);
+	else
+		trace_dma_owner_sync_for_cpu(c->dev, c->addr, c->size, c->dir,
+					     before, after, c->caller);
+	if (!c->size)
+		return;
+	if (!k.n) {
+		report_miss(v, c);
+		return;
+	}
+	if (!done)
+		return;
+	if (k.tie_differs)
+		blur(c);
+	if (kinds)
+		report_kinds(v, c, kinds, &snap);
 }
 
-/* Returns the sg_ents of the entry found, 0 if none. */
-static unsigned int do_unmap(struct device *dev, dma_addr_t addr, size_t size,
-			     enum dma_data_direction dir, unsigned long caller,
-			     struct verdict *v)
+static void do_unmap(const struct call *c, struct verdict *v)
 {
-	struct dma_owner_entry *e;
-	struct hlist_bl_head *b;
-	unsigned long flags;
-	unsigned int ents;
+	struct dma_owner_entry *e = NULL, snap;
+	struct candidates k = {};
+	unsigned long flags, kinds;
+	unsigned int try;
 	int state;
 
-	e = find_locked(dev, addr, size, true, &b, &flags);
+	for (try = 0; try < LOCK_TRIES; try++) {
+		find_candidates(c, &k);
+		if (!k.n)
+			break;
+		if (!lock_best(c, &k, &flags))
+			continue;
+		e = k.e;
+		hlist_bl_del(&e->node);
+		unlock_bucket(k.b, flags);
+		break;
+	}
 	if (!e) {
-		trace_dma_owner_unmap(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
-				      DMA_OWNER_STATE_NONE, caller);
-		report_miss(v, dev, addr, size, dir, DMA_OWNER_OP_UNMAP, caller);
-		return 0;
+		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir,
+				      DMA_OWNER_STATE_NONE, DMA_OWNER_STATE_NONE,
+				      c->caller);
+		if (!k.n)
+			report_miss(v, c);
+		return;
 	}
-	hlist_bl_del(&e->node);
+	/* Out of the table, the entry is ours alone. */
 	state = dma_owner_state(e);
-	record(e, DMA_OWNER_OP_UNMAP, caller);
-	remember_unmapped(e, caller);
-	unlock_bucket(b, flags);
-	trace_dma_owner_unmap(dev, addr, size, dir, state, DMA_OWNER_STATE_NONE,
-			      caller);
-
+	record(e, DMA_OWNER_OP_UNMAP, c->caller);
+	trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
+			      DMA_OWNER_STATE_NONE, c->caller);
 	this_cpu_inc(dma_owner_ops.unmaps);
-	check_csum(e, v);
-	if (e->size != size)
-		v->kinds |= BIT(DMA_OWNER_SIZE_MISMATCH);
-	if (e->dir != dir)
-		v->kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
-	if (v->kinds) {
-		v->has_entry = true;
-		v->snap = *e;
-		report_verdict(v, dev, addr, size, dir, DMA_OWNER_OP_UNMAP, caller);
-	}
-	ents = e->sg_ents;
+	remember_unmapped(e, c->caller);
+	kinds = k.common | check_csum(e);
+	dma_owner_snapshot(&snap, e);
 	free_entry(e);
-	return ents;
+	if (k.tie_differs)
+		blur(c);
+	if (kinds)
+		report_kinds(v, c, kinds, &snap);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Hooks, called from kernel/dma/mapping.c through <linux/dma-owner.h>    */
 
+/*
+ * A new mapping: the device owns it. Memory from the non-coherent
+ * allocators starts with the CPU, which owns it until it is synced for the
+ * device (Documentation/core-api/dma-api.rst).
+ */
+static void map_one(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir, unsigned long attrs,
+		    enum dma_owner_api api, phys_addr_t phys,
+		    depot_stack_handle_t *stack, unsigned int sg_ents,
+		    unsigned long caller)
+{
+	struct dma_owner_entry *e;
+
+	e = new_entry(dev, addr, size, dir, attrs, api, phys);
+	if (!e) {
+		count_untracked(dev);
+		return;
+	}
+	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
+		e->cpu_hi = size;
+	if (!*stack)
+		*stack = save_map_stack(caller);
+	e->map_stack = *stack;
+	e->sg_ents = sg_ents;
+	record(e, DMA_OWNER_OP_MAP, caller);
+	insert(e);
+	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
+			    e->cpu_hi ? DMA_OWNER_STATE_CPU : DMA_OWNER_STATE_DEVICE,
+			    caller);
+}
+
 /**
- * __dma_owner_map() - a mapping was made; the device owns it
+ * __dma_owner_map() - a mapping was made, or non-coherent memory allocated
  * @dev: the device
  * @addr: the DMA address returned to the driver
  * @size: its length
  * @dir: its direction
  * @attrs: DMA_ATTR_* of the map call
- * @api: which map function
+ * @api: which map or allocation function
  * @phys: CPU physical address of the buffer, 0 if none (for the content check)
  * @caller: the driver's call site
  */
@@ -765,43 +1207,37 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 		     enum dma_owner_api api, phys_addr_t phys,
 		     unsigned long caller)
 {
-	struct dma_owner_entry *e;
+	depot_stack_handle_t stack = 0;
 
 	guard(rcu)();
 	if (filtered_out(dev))
 		return;
-	e = new_entry(dev, addr, size, dir, attrs, api, phys);
-	if (!e) {
-		count_untracked(dev);
-		return;
-	}
-	e->map_stack = save_map_stack(caller);
-	record(e, DMA_OWNER_OP_MAP, caller);
-	insert(e);
-	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
-			    DMA_OWNER_STATE_DEVICE, caller);
+	map_one(dev, addr, size, dir, attrs, api, phys, &stack, 0, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map);
 
 /**
- * __dma_owner_unmap() - a mapping is about to be unmapped
+ * __dma_owner_unmap() - a mapping is about to be unmapped, or memory freed
  * @dev: the device
  * @addr: the DMA address the driver passed
  * @size: the size it passed
  * @dir: the direction it passed
- * @api: which unmap function
+ * @api: which unmap or free function
  * @caller: the driver's call site
  */
 void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 		       enum dma_data_direction dir, enum dma_owner_api api,
 		       unsigned long caller)
 {
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = DMA_OWNER_OP_UNMAP, .api = api,
+			  .caller = caller };
 	struct verdict v = {};
 
 	guard(rcu)();
 	if (filtered_out(dev))
 		return;
-	do_unmap(dev, addr, size, dir, caller, &v);
+	do_unmap(&c, &v);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap);
 
@@ -820,7 +1256,6 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			unsigned long attrs, unsigned long caller)
 {
 	depot_stack_handle_t stack = 0;
-	struct dma_owner_entry *e;
 	struct scatterlist *s;
 	phys_addr_t phys;
 	int i;
@@ -831,24 +1266,35 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	for_each_sg(sg, s, ents, i) {
 		/* Segment i is sg entry i only when nothing was merged. */
 		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
-		e = new_entry(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
-			      DMA_OWNER_API_SG, phys);
-		if (!e) {
-			count_untracked(dev);
-			continue;
-		}
-		if (!stack)
-			stack = save_map_stack(caller);
-		e->map_stack = stack;
-		e->sg_ents = ents;
-		record(e, DMA_OWNER_OP_MAP, caller);
-		insert(e);
-		trace_dma_owner_map(dev, sg_dma_address(s), sg_dma_len(s), dir,
-				    DMA_OWNER_STATE_NONE, DMA_OWNER_STATE_DEVICE,
-				    caller);
+		map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
+			DMA_OWNER_API_SG, phys, &stack, ents, caller);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map_sg);
+
+/*
+ * Every DMA segment of an sg list the driver passes, @nents entries: the
+ * count comes from the call, never from an entry, which may be another
+ * mapping's. An IOMMU leaves the entries after the last merged segment
+ * with a DMA length of 0.
+ */
+static void sg_call(struct call *c, struct scatterlist *sg, int nents)
+{
+	struct verdict v = {};
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, nents, i) {
+		if (!sg_dma_len(s))
+			continue;
+		c->addr = sg_dma_address(s);
+		c->size = sg_dma_len(s);
+		if (c->op == DMA_OWNER_OP_UNMAP)
+			do_unmap(c, &v);
+		else
+			do_sync(c, &v);
+	}
+}
 
 /**
  * __dma_owner_unmap_sg() - an sg list is about to be unmapped
@@ -862,23 +1308,13 @@ void __dma_owner_unmap_sg(struct device *dev, struct scatterlist *sg,
 			  int nents, enum dma_data_direction dir,
 			  unsigned long caller)
 {
-	struct verdict v = {};
-	struct scatterlist *s;
-	unsigned int ents = nents;
-	int i;
+	struct call c = { .dev = dev, .dir = dir, .op = DMA_OWNER_OP_UNMAP,
+			  .api = DMA_OWNER_API_SG, .caller = caller };
 
 	guard(rcu)();
 	if (filtered_out(dev))
 		return;
-	for_each_sg(sg, s, nents, i) {
-		if (i >= ents)
-			break;
-		/* An IOMMU leaves the segments after the last merged one empty. */
-		if (!sg_dma_len(s))
-			continue;
-		ents = do_unmap(dev, sg_dma_address(s), sg_dma_len(s), dir,
-				caller, &v) ?: ents;
-	}
+	sg_call(&c, sg, nents);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap_sg);
 
@@ -895,12 +1331,16 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir, bool for_device,
 		      unsigned long caller)
 {
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
+					     DMA_OWNER_OP_SYNC_FOR_CPU,
+			  .caller = caller };
 	struct verdict v = {};
 
 	guard(rcu)();
 	if (filtered_out(dev))
 		return;
-	do_sync(dev, addr, size, dir, for_device, caller, &v);
+	do_sync(&c, &v);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
 
@@ -917,22 +1357,15 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			 int nelems, enum dma_data_direction dir,
 			 bool for_device, unsigned long caller)
 {
-	struct verdict v = {};
-	struct scatterlist *s;
-	unsigned int ents = nelems;
-	int i;
+	struct call c = { .dev = dev, .dir = dir,
+			  .op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
+					     DMA_OWNER_OP_SYNC_FOR_CPU,
+			  .caller = caller };
 
 	guard(rcu)();
 	if (filtered_out(dev))
 		return;
-	for_each_sg(sg, s, nelems, i) {
-		if (i >= ents)
-			break;
-		if (!sg_dma_len(s))
-			continue;
-		ents = do_sync(dev, sg_dma_address(s), sg_dma_len(s), dir,
-			       for_device, caller, &v) ?: ents;
-	}
+	sg_call(&c, sg, nelems);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync_sg);
 
@@ -976,7 +1409,7 @@ static void drop_device_entries(struct device *dev, bool report)
 			}
 			unlock_bucket(b, flags);
 			if (found && report) {
-				r.entry = *found;
+				dma_owner_snapshot(&r.entry, found);
 				r.addr = found->handle;
 				r.size = found->size;
 				r.dir = found->dir;
@@ -1005,6 +1438,8 @@ void dma_owner_driver_unbound(struct device *dev)
 	if (!dma_owner_tracking())
 		return;
 	drop_device_entries(dev, true);
+	/* A driver bound next must not be told of this one's unmaps. */
+	forget_unmapped(dev);
 	dma_owner_device_reset(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
@@ -1020,25 +1455,10 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
  */
 void dma_owner_forget_device(struct device *dev)
 {
-	struct unmapped_slot *s;
-	unsigned long flags;
-	int cpu, i;
-
 	if (!table)
 		return;
 	drop_device_entries(dev, false);
-	for_each_possible_cpu(cpu) {
-		for (i = 0; i < UNMAPPED_PER_CPU; i++) {
-			s = &per_cpu_ptr(unmapped, cpu)->slot[i];
-			local_irq_save(flags);
-			if (READ_ONCE(s->e.dev) == dev) {
-				raw_write_seqcount_begin(&s->seq);
-				s->e.dev = NULL;
-				raw_write_seqcount_end(&s->seq);
-			}
-			local_irq_restore(flags);
-		}
-	}
+	forget_unmapped(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_forget_device);
 
@@ -1065,6 +1485,8 @@ static void flush_table(void)
 		unlock_bucket(b, flags);
 		cond_resched();
 	}
+	/* What was unmapped before may have been mapped again meanwhile. */
+	forget_unmapped(NULL);
 }
 
 /**
@@ -1263,7 +1685,7 @@ unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 		}
 		if (n == max)
 			break;
-		buf[n++] = *e;
+		dma_owner_snapshot(&buf[n++], e);
 	}
 	unlock_bucket(b, flags);
 	return n;
@@ -1303,6 +1725,29 @@ MODULE_PARM_DESC(map_stacks,
 module_param(hash_entries, ulong, 0444);
 MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)");
 
+#define MAX_UNMAPPED_ENTRIES	(1U << 20)
+
+static int unmapped_entries_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n > MAX_UNMAPPED_ENTRIES)
+		return -EINVAL;
+	unmapped_entries = n;
+	return 0;
+}
+
+static const struct kernel_param_ops unmapped_entries_ops = {
+	.set = unmapped_entries_set,
+	.get = param_get_uint,
+};
+module_param_cb(unmapped_entries, &unmapped_entries_ops, &unmapped_entries, 0444);
+MODULE_PARM_DESC(unmapped_entries,
+		 "Unmapped mappings remembered to report use-after-unmap (0-1048576, default 8192)");
+
 static int __init dma_owner_param(char *str)
 {
 	if (!strcmp(str, "off"))
@@ -1334,14 +1779,29 @@ const char *dma_owner_dir_name(enum dma_data_direction dir)
 	return (unsigned int)dir < ARRAY_SIZE(names) ? names[dir] : "DMA_?";
 }
 
+/* The unmapped table: a power of two of sets, none if 0 was asked for. */
+static int __init alloc_unmapped(void)
+{
+	unsigned long sets, i;
+
+	if (!unmapped_entries)
+		return 0;
+	sets = roundup_pow_of_two(DIV_ROUND_UP(unmapped_entries, UNMAPPED_WAYS));
+	unmapped = kvcalloc(sets, sizeof(*unmapped), GFP_KERNEL);
+	if (!unmapped)
+		return -ENOMEM;
+	for (i = 0; i < sets; i++)
+		raw_spin_lock_init(&unmapped[i].lock);
+	unmapped_shift = ilog2(sets);
+	return 0;
+}
+
 /*
  * Before any driver probes (device_initcall), so that every mapping a driver
  * makes is seen and misses can be reported from the start.
  */
 static int __init dma_owner_init(void)
 {
-	int cpu, i;
-
 	if (stack_depot_init())
 		goto fail;
 	/* The benchmark's bytes-per-mapping figure rests on this. */
@@ -1349,17 +1809,12 @@ static int __init dma_owner_init(void)
 		     sizeof(struct dma_owner_entry) > 80);
 	entry_cache = KMEM_CACHE(dma_owner_entry, 0);
 	csum_entry_cache = KMEM_CACHE(dma_owner_csum_entry, 0);
-	unmapped = alloc_percpu(struct unmapped_ring);
-	if (!entry_cache || !csum_entry_cache || !unmapped)
+	if (!entry_cache || !csum_entry_cache || alloc_unmapped())
 		goto fail;
-	for_each_possible_cpu(cpu)
-		for (i = 0; i < UNMAPPED_PER_CPU; i++)
-			seqcount_init(&per_cpu_ptr(unmapped, cpu)->slot[i].seq);
+	/* At least 256 buckets: hash_64() needs a shift above 0. */
 	table = alloc_large_system_hash("dma-owner", sizeof(*table),
 					hash_entries, PAGE_SHIFT, HASH_ZERO,
-					&table_shift, NULL, 0, 0);
-	if (!table)
-		goto fail;
+					&table_shift, NULL, 256, 0);
 	if (boot_off) {
 		pr_info("off (dma_owner=off)\n");
 		return 0;
@@ -1373,7 +1828,7 @@ fail:
 	pr_err("cannot allocate its tables: tracking off\n");
 	kmem_cache_destroy(entry_cache);
 	kmem_cache_destroy(csum_entry_cache);
-	free_percpu(unmapped);
+	kvfree(unmapped);
 	unmapped = NULL;
 	return -ENOMEM;
 }

@@ -37,6 +37,21 @@ enum dma_owner_op {
 };
 
 #define DMA_OWNER_HISTORY	4	/* transitions remembered per mapping */
+#define DMA_OWNER_MAX_RANGES	15	/* CPU-owned ranges kept exactly */
+
+/*
+ * The byte ranges the CPU owns in a mapping that has more than one: sorted,
+ * disjoint and not adjacent, offsets from the mapping's handle. A pool that
+ * cuts a page into buffers and hands them to the CPU one by one needs this;
+ * most mappings never do, and keep their one range inline.
+ */
+struct dma_owner_ranges {
+	u32 nr;
+	struct {
+		u32 lo;
+		u32 hi;
+	} r[DMA_OWNER_MAX_RANGES];
+};
 
 /**
  * struct dma_owner_entry - one live streaming mapping (or sg segment)
@@ -44,9 +59,11 @@ enum dma_owner_op {
  * @dev:	the device it is mapped for; compared, never dereferenced
  *		after the driver unbound
  * @handle:	DMA address of the first byte
- * @size:	length in bytes (larger mappings are not tracked)
  * @cpu_lo:	start of the byte range the CPU owns, relative to @handle
- * @cpu_hi:	end of that range; @cpu_lo == @cpu_hi: the device owns it all
+ * @cpu_hi:	end of that range; @cpu_lo == @cpu_hi: the device owns it all.
+ *		When @inexact, a range that holds every byte the CPU may own.
+ * @ranges:	instead of @cpu_lo and @cpu_hi when @fragmented
+ * @size:	length in bytes (larger mappings are not tracked)
  * @map_stack:	where it was mapped (stack depot handle)
  * @map_jiffies: when it was mapped
  * @sg_ents:	for an sg segment: how many segments the list mapped to
@@ -55,11 +72,14 @@ enum dma_owner_op {
  * @dir:	the direction it was mapped with
  * @api:	enum dma_owner_api of the map call
  * @level:	hash level, from the size (see owner.c)
- * @skip_sync:	mapped with DMA_ATTR_SKIP_CPU_SYNC and not synced since,
- *		so the first sync_for_device is expected, not redundant
- * @inexact:	the CPU-owned bytes are no longer one range, so owner
- *		checks are off until a whole-range sync makes them exact
+ * @skip_sync:	mapped with DMA_ATTR_SKIP_CPU_SYNC: its owner does its own
+ *		cache maintenance, and a sync_for_device is never redundant
+ * @inexact:	which bytes the CPU owns is not known exactly, so owner
+ *		checks that need it wait until a whole-range sync
  * @has_csum:	the entry is part of a struct dma_owner_csum_entry (owner.c)
+ * @fragmented:	the CPU owns several ranges, in @ranges
+ * @in_parts:	in a snapshot of a @fragmented entry: the CPU owns parts
+ *		of [@cpu_lo, @cpu_hi), not all of it
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
  * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
@@ -73,20 +93,27 @@ struct dma_owner_entry {
 	struct hlist_bl_node node;
 	struct device *dev;
 	dma_addr_t handle;
+	union {
+		struct {
+			u32 cpu_lo;
+			u32 cpu_hi;
+		};
+		struct dma_owner_ranges *ranges;
+	};
 	u32 size;
-	u32 cpu_lo;
-	u32 cpu_hi;
 	depot_stack_handle_t map_stack;
 	u32 map_jiffies;
 	u32 sg_ents;
 	u16 syncs_for_cpu;
 	u16 syncs_for_device;
-	u8 dir;
-	u8 api:2;
-	u8 level:3;
-	u8 skip_sync:1;
-	u8 inexact:1;
-	u8 has_csum:1;
+	u16 dir:2;
+	u16 api:3;
+	u16 level:3;
+	u16 skip_sync:1;
+	u16 inexact:1;
+	u16 has_csum:1;
+	u16 fragmented:1;
+	u16 in_parts:1;
 	u8 hist_len;
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
@@ -104,6 +131,7 @@ struct dma_owner_entry {
  * @has_entry:	@entry is a snapshot of the mapping concerned
  * @entry:	that snapshot
  * @unmap_caller: for use-after-unmap, who unmapped it
+ * @unmap_jiffies: and when
  */
 struct dma_owner_report {
 	enum dma_owner_kind kind;
@@ -116,6 +144,7 @@ struct dma_owner_report {
 	bool has_entry;
 	struct dma_owner_entry entry;
 	unsigned long unmap_caller;
+	u32 unmap_jiffies;
 };
 
 /*
@@ -150,7 +179,9 @@ static inline int dma_owner_state(const struct dma_owner_entry *e)
 {
 	if (e->inexact)
 		return DMA_OWNER_STATE_MIXED;
-	return e->cpu_lo != e->cpu_hi ? DMA_OWNER_STATE_CPU : DMA_OWNER_STATE_DEVICE;
+	if (e->fragmented || e->cpu_lo != e->cpu_hi)
+		return DMA_OWNER_STATE_CPU;
+	return DMA_OWNER_STATE_DEVICE;
 }
 
 extern struct dma_owner_stats dma_owner_stats;
@@ -167,6 +198,8 @@ int dma_owner_set_filter(const char *name);
 void dma_owner_get_filter(char *buf, size_t len);
 void dma_owner_clear_counters(void);
 void dma_owner_op_counts(struct dma_owner_op_counts *sum);
+void dma_owner_snapshot(struct dma_owner_entry *dst,
+			const struct dma_owner_entry *e);
 unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
 s32 dma_owner_encode_caller(unsigned long ip);
 unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
@@ -180,6 +213,7 @@ extern bool dma_owner_check_contents;
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);
 void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed);
+const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api);
 const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 				   size_t len);
 int dma_owner_log_resize(unsigned int size);

@@ -52,7 +52,31 @@ static const char *const api_names[] = {
 	[DMA_OWNER_API_PAGE]		= "single/page",
 	[DMA_OWNER_API_SG]		= "sg",
 	[DMA_OWNER_API_RESOURCE]	= "resource",
+	[DMA_OWNER_API_PAGES]		= "noncoherent",
+	[DMA_OWNER_API_NONCONTIGUOUS]	= "noncontiguous",
 };
+
+/**
+ * dma_owner_op_name() - an operation as reports print it
+ * @op: the operation
+ * @api: the family of the mapping it concerns
+ *
+ * Memory from the non-coherent allocators is allocated and freed, not
+ * mapped and unmapped.
+ *
+ * Return: the name.
+ */
+const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api)
+{
+	bool alloc = api == DMA_OWNER_API_PAGES ||
+		     api == DMA_OWNER_API_NONCONTIGUOUS;
+
+	if (alloc && op == DMA_OWNER_OP_MAP)
+		return "alloc";
+	if (alloc && op == DMA_OWNER_OP_UNMAP)
+		return "free";
+	return dma_owner_op_names[op];
+}
 
 /* What each kind means, in one line of the report. */
 static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
@@ -183,7 +207,11 @@ static __printf(2, 3) void out(struct seq_file *seq, const char *fmt, ...)
  * @buf: room for the answer
  * @len: size of @buf
  *
- * Return: @buf, holding "device", "cpu [lo-hi)" or "cpu+device".
+ * @e must be a snapshot (dma_owner_snapshot()), not a live entry.
+ *
+ * Return: @buf, holding "device", "cpu[lo-hi)", "cpu-parts[lo-hi)" (the
+ * CPU owns several ranges between lo and hi) or "cpu+device" (not known
+ * exactly).
  */
 const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 				   size_t len)
@@ -191,7 +219,8 @@ const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 	if (e->inexact)
 		snprintf(buf, len, "cpu+device");
 	else if (e->cpu_lo != e->cpu_hi)
-		snprintf(buf, len, "cpu[%#x-%#x)", e->cpu_lo, e->cpu_hi);
+		snprintf(buf, len, "%s[%#x-%#x)", e->in_parts ? "cpu-parts" : "cpu",
+			 e->cpu_lo, e->cpu_hi);
 	else
 		snprintf(buf, len, "device");
 	return buf;
@@ -204,21 +233,23 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 	unsigned int i, n, op;
 	char owner[40];
 
-	out(seq, "mapping %pad size %u %s %s, owner %s, mapped %ums ago, syncs: %u for cpu, %u for device\n",
+	out(seq, "mapping %pad size %u %s %s%s, owner %s, %s %ums ago, syncs: %u for cpu, %u for device\n",
 	    &e->handle, (u32)e->size, dma_owner_dir_name(e->dir),
-	    api_names[e->api], dma_owner_owner_string(e, owner, sizeof(owner)),
+	    api_names[e->api], e->skip_sync ? " skip-cpu-sync" : "",
+	    dma_owner_owner_string(e, owner, sizeof(owner)),
+	    e->api >= DMA_OWNER_API_PAGES ? "allocated" : "mapped",
 	    jiffies_to_msecs(now - e->map_jiffies), e->syncs_for_cpu,
 	    e->syncs_for_device);
 	n = e->map_stack ? stack_depot_fetch(e->map_stack, &frames) : 0;
 	if (n) {
-		out(seq, "mapped at:\n");
+		out(seq, "%s at:\n", e->api >= DMA_OWNER_API_PAGES ? "allocated" : "mapped");
 		for (i = 0; i < n; i++)
 			out(seq, " %pS\n", (void *)frames[i]);
 	}
 	out(seq, "last transitions, oldest first:\n");
 	for (i = 0; i < e->hist_len; i++) {
 		op = (e->hist_ops >> (2 * i)) & 3;
-		out(seq, " %-16s %pS\n", dma_owner_op_names[op],
+		out(seq, " %-16s %pS\n", dma_owner_op_name(op, e->api),
 		    (void *)dma_owner_hist_caller(e, i));
 	}
 }
@@ -238,13 +269,17 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 		out(seq, "unbind of %s %s\n", drv, dev);
 	else
 		out(seq, "%s of %pad size %zu %s by %pS\n",
-		    dma_owner_op_names[r->op], &r->addr, r->size,
+		    r->has_entry ? dma_owner_op_name(r->op, r->entry.api) :
+				   dma_owner_op_names[r->op], &r->addr, r->size,
 		    dma_owner_dir_name(r->dir), (void *)r->caller);
 	out(seq, "device %s driver %s\n", dev, drv);
 	if (r->has_entry) {
 		print_entry(seq, &r->entry, now);
 		if (r->kind == DMA_OWNER_USE_AFTER_UNMAP)
-			out(seq, "unmapped by %pS\n", (void *)r->unmap_caller);
+			out(seq, "%s by %pS %ums ago\n",
+			    dma_owner_op_name(DMA_OWNER_OP_UNMAP, r->entry.api),
+			    (void *)r->unmap_caller,
+			    jiffies_to_msecs(now - r->unmap_jiffies));
 	}
 }
 

@@ -207,17 +207,68 @@ static void test_redundant_sync_for_device(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
-/* page_pool: mapped with SKIP_CPU_SYNC, synced for the device before use. */
+/*
+ * page_pool: mapped with SKIP_CPU_SYNC, synced for the device before use,
+ * and again whenever a page goes back to the pool, given to the CPU or not.
+ */
 static void test_skip_cpu_sync(struct kunit *test)
 {
 	map(test, BASE, 4096, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
 	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);	/* recycled unused */
 	EXPECT_SILENT(test);
-	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
-	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 	/* Recycling: the driver reads, the page goes back through the pool. */
 	for_cpu(test, BASE + 64, 1500, DMA_FROM_DEVICE);
 	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* The ownership rules still hold: to the CPU twice is reported. */
+	for_cpu(test, BASE + 64, 1500, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 64, 100, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* page_pool fragments: one page, four buffers, each handed over alone. */
+static void test_skip_sync_fragments(struct kunit *test)
+{
+	struct dma_owner_report *r;
+	int i;
+
+	map(test, BASE, 4096, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	for (i = 0; i < 4; i++)
+		for_dev(test, BASE + i * 1024, 1024, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 1024, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 2048, 1024, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 3072, 1024, DMA_FROM_DEVICE);	/* never the CPU's */
+	for_cpu(test, BASE + 1024, 512, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* The CPU's ranges are known exactly: a second hand-over is seen. */
+	for_cpu(test, BASE + 2048 + 100, 10, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	r = report(test, 0);
+	KUNIT_EXPECT_TRUE(test, r->entry.in_parts);
+	KUNIT_EXPECT_EQ(test, r->entry.cpu_lo, 0);
+	KUNIT_EXPECT_EQ(test, r->entry.cpu_hi, 3072);
+	for_cpu(test, BASE + 1536, 512, DMA_FROM_DEVICE);	/* the rest of 1 */
+	for (i = 0; i < 4; i++)
+		for_dev(test, BASE + i * 1024, 1024, DMA_FROM_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* igb, ixgbe, i40e: a page's two halves used in turn. */
+static void test_half_page_reuse(struct kunit *test)
+{
+	int i;
+
+	map(test, BASE, 4096, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	for (i = 0; i < 4; i++) {
+		u64 half = BASE + (i & 1) * 2048;
+
+		for_dev(test, half, 2048, DMA_FROM_DEVICE);
+		for_cpu(test, half, 1500, DMA_FROM_DEVICE);
+	}
 	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
@@ -267,19 +318,192 @@ static void test_partial_missing_sync(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
-/* When the CPU's part is no longer one range, owner checks wait. */
-static void test_inexact_is_silent(struct kunit *test)
+/* The CPU's part in several ranges is known exactly. */
+static void test_fragments_exact(struct kunit *test)
 {
 	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
 	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);
 	for_dev(test, BASE + 1024, 1024, DMA_FROM_DEVICE);	/* a hole */
-	for_cpu(test, BASE + 1024, 1024, DMA_FROM_DEVICE);	/* maybe fine */
-	for_dev(test, BASE + 2048, 16, DMA_FROM_DEVICE);	/* maybe fine */
+	for_cpu(test, BASE + 1024, 1024, DMA_FROM_DEVICE);	/* fills it */
+	for_dev(test, BASE + 2048, 16, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
-	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);		/* exact again */
+	for_cpu(test, BASE + 2040, 16, DMA_FROM_DEVICE);	/* 8 bytes the CPU's */
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
 	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	/* copybreak headers of three buffers in one mapping */
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 1024, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 3000, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 1024, 64, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	for_dev(test, BASE + 1024, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	for_cpu(test, BASE + 3000, 8, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
 	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * More CPU ranges than an entry keeps: one range holds them all, so the
+ * CPU's bytes are no longer known exactly but the device's still are.
+ */
+static void test_too_many_fragments(struct kunit *test)
+{
+	int i;
+
+	map(test, BASE, 65536, DMA_FROM_DEVICE, 0);
+	for (i = 0; i < DMA_OWNER_MAX_RANGES + 5; i++)
+		for_cpu(test, BASE + i * 1024, 16, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 1024 + 100, 16, DMA_FROM_DEVICE);	/* maybe fine */
+	EXPECT_SILENT(test);
+	for_dev(test, BASE + 60000, 16, DMA_FROM_DEVICE);	/* surely not */
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	for_dev(test, BASE, 65536, DMA_FROM_DEVICE);		/* exact again */
+	for_cpu(test, BASE, 65536, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 5, 1, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 65536, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+static void alloc_nc(struct kunit *test, u64 addr, size_t size,
+		     enum dma_data_direction dir)
+{
+	__dma_owner_map(DEV(test), addr, size, dir, 0, DMA_OWNER_API_PAGES, 0,
+			_RET_IP_);
+}
+
+static void free_nc(struct kunit *test, u64 addr, size_t size,
+		    enum dma_data_direction dir)
+{
+	__dma_owner_unmap(DEV(test), addr, size, dir, DMA_OWNER_API_PAGES,
+			  _RET_IP_);
+}
+
+/* dma_alloc_noncoherent(): the CPU's until synced for the device. */
+static void test_noncoherent_alloc(struct kunit *test)
+{
+	struct dma_owner_report *r;
+
+	alloc_nc(test, BASE, 8192, DMA_BIDIRECTIONAL);
+	for_dev(test, BASE, 8192, DMA_BIDIRECTIONAL);
+	for_cpu(test, BASE, 8192, DMA_BIDIRECTIONAL);
+	for_dev(test, BASE, 4096, DMA_BIDIRECTIONAL);
+	for_cpu(test, BASE, 4096, DMA_BIDIRECTIONAL);
+	free_nc(test, BASE, 8192, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+
+	alloc_nc(test, BASE, 4096, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);	/* it was the CPU's */
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	r = report(test, 0);
+	KUNIT_EXPECT_EQ(test, r->entry.api, DMA_OWNER_API_PAGES);
+	KUNIT_EXPECT_STREQ(test, dma_owner_op_name(DMA_OWNER_OP_MAP, r->entry.api),
+			   "alloc");
+	/* the device got half; the other half is still the CPU's */
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 2048, 16, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	free_nc(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	r = report(test, 0);
+	KUNIT_EXPECT_EQ(test, r->entry.api, DMA_OWNER_API_PAGES);
+	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
+}
+
+/* No IOMMU: one buffer mapped twice has one handle. */
+static void test_identical_handles(struct kunit *test)
+{
+	long live = atomic_long_read(&dma_owner_stats.live);
+
+	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
+	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	/* a third sync for the CPU: one of the two got it twice */
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
+/* Identical handles, different sizes or directions: each call finds its own. */
+static void test_identical_handles_mixed(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
+	map(test, BASE, 512, DMA_TO_DEVICE, 0);
+	map(test, BASE, 65536, DMA_TO_DEVICE, 0);	/* another level */
+	unmap(test, BASE, 512, DMA_TO_DEVICE);
+	unmap(test, BASE, 65536, DMA_TO_DEVICE);
+	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+
+	map(test, BASE, 1024, DMA_TO_DEVICE, 0);
+	map(test, BASE, 1024, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 1024, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 1024, DMA_FROM_DEVICE);
+	unmap(test, BASE, 1024, DMA_FROM_DEVICE);
+	unmap(test, BASE, 1024, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	/* wrong for every candidate */
+	map(test, BASE, 1024, DMA_TO_DEVICE, 0);
+	map(test, BASE, 1024, DMA_TO_DEVICE, 0);
+	unmap(test, BASE, 1000, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
+	unmap(test, BASE, 1024, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* Which of two differently owned twins an unmap ended cannot be told. */
+static void test_identical_handles_ambiguous(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);	/* one is the CPU's */
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);	/* which one? */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);	/* fine if the CPU's went */
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);	/* now surely wrong */
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* A late sync, a thousand unrelated unmaps after: still use-after-unmap. */
+static void test_use_after_unmap_late(struct kunit *test)
+{
+	struct dma_owner_report *r;
+	int i;
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	for (i = 1; i <= 1000; i++) {
+		map(test, BASE + i * 0x10000ULL, 4096, DMA_TO_DEVICE, 0);
+		unmap(test, BASE + i * 0x10000ULL, 4096, DMA_TO_DEVICE);
+	}
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE + 1024, 64, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	r = report(test, 0);
+	KUNIT_EXPECT_TRUE(test, r->has_entry);
+	KUNIT_EXPECT_EQ(test, r->entry.handle, BASE);
+	KUNIT_EXPECT_EQ(test, r->entry.size, 2048);
+	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
 }
 
 static void test_unknown_handle(struct kunit *test)
@@ -445,6 +669,30 @@ static void test_sg_merged(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* A zero-out bio: every segment maps ZERO_PAGE, one handle for all. */
+static void test_sg_identical_segments(struct kunit *test)
+{
+	struct scatterlist *sgl = kunit_kcalloc(test, 4, sizeof(*sgl), GFP_KERNEL);
+	long live = atomic_long_read(&dma_owner_stats.live);
+	struct device *dev = DEV(test);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	sg_init_table(sgl, 4);
+	for (i = 0; i < 4; i++) {
+		sg_dma_address(&sgl[i]) = BASE;
+		sg_dma_len(&sgl[i]) = 4096;
+	}
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	dma_owner_driver_unbound(dev);		/* nothing left behind */
+	EXPECT_SILENT(test);
+}
+
 static void test_sg_dir_and_range(struct kunit *test)
 {
 	struct scatterlist *sgl = fake_sg(test, 4);
@@ -561,6 +809,24 @@ static void test_dma_api_hooks(struct kunit *test)
 	sg_free_table(&sgt);
 }
 
+/* Through the real non-coherent allocator. */
+static void test_dma_api_noncoherent(struct kunit *test)
+{
+	struct device *dev = DEV(test);
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_noncoherent(dev, 4096, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	dma_sync_single_for_cpu(dev, h, 4096, DMA_BIDIRECTIONAL);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.api, DMA_OWNER_API_PAGES);
+	dma_sync_single_for_device(dev, h, 4096, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, h, 4096, DMA_BIDIRECTIONAL);
+	dma_free_noncoherent(dev, 4096, p, h, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+}
+
 static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_full_cycle),
 	KUNIT_CASE(test_unmap_from_either_owner),
@@ -568,11 +834,19 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_history_caller_out_of_reach),
 	KUNIT_CASE(test_redundant_sync_for_device),
 	KUNIT_CASE(test_skip_cpu_sync),
+	KUNIT_CASE(test_skip_sync_fragments),
+	KUNIT_CASE(test_half_page_reuse),
 	KUNIT_CASE(test_partial_syncs),
 	KUNIT_CASE(test_partial_missing_sync),
-	KUNIT_CASE(test_inexact_is_silent),
+	KUNIT_CASE(test_fragments_exact),
+	KUNIT_CASE(test_too_many_fragments),
+	KUNIT_CASE(test_noncoherent_alloc),
+	KUNIT_CASE(test_identical_handles),
+	KUNIT_CASE(test_identical_handles_mixed),
+	KUNIT_CASE(test_identical_handles_ambiguous),
 	KUNIT_CASE(test_unknown_handle),
 	KUNIT_CASE(test_use_after_unmap),
+	KUNIT_CASE(test_use_after_unmap_late),
 	KUNIT_CASE(test_out_of_range),
 	KUNIT_CASE(test_dir_mismatch),
 	KUNIT_CASE(test_size_mismatch),
@@ -580,11 +854,13 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_leak_on_unbind),
 	KUNIT_CASE(test_sg),
 	KUNIT_CASE(test_sg_merged),
+	KUNIT_CASE(test_sg_identical_segments),
 	KUNIT_CASE(test_sg_dir_and_range),
 	KUNIT_CASE(test_resource),
 	KUNIT_CASE(test_untracked_is_silent),
 	KUNIT_CASE(test_ratelimit),
 	KUNIT_CASE(test_dma_api_hooks),
+	KUNIT_CASE(test_dma_api_noncoherent),
 	/* last: it makes every real device incomplete */
 	KUNIT_CASE(test_toggle_with_live_mappings),
 	{}

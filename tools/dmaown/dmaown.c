@@ -284,7 +284,8 @@ static int read_reports(struct report **out)
 			char *h = strstr(line, " of 0x") + 4;
 
 			r->handle = strndup(h, strcspn(h, " "));
-		} else if (!strcmp(line, "mapped at:")) {
+		} else if (!strcmp(line, "mapped at:") ||
+			   !strcmp(line, "allocated at:")) {
 			in_stack = true;
 		} else if (in_stack && line[0] == ' ') {
 			if (!r->map_site)
