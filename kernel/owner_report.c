@@ -77,6 +77,7 @@ const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api)
 		return "free";
 	return dma_owner_op_names[op];
 }
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_name);
 
 /* What each kind means, in one line of the report. */
 static const char *const kind_help[DMA_OWNER_NR_KINDS] = {

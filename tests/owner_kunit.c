@@ -400,7 +400,7 @@ static void test_noncoherent_alloc(struct kunit *test)
 	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);	/* it was the CPU's */
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
 	r = report(test, 0);
-	KUNIT_EXPECT_EQ(test, r->entry.api, DMA_OWNER_API_PAGES);
+	KUNIT_EXPECT_EQ(test, (int)r->entry.api, DMA_OWNER_API_PAGES);
 	KUNIT_EXPECT_STREQ(test, dma_owner_op_name(DMA_OWNER_OP_MAP, r->entry.api),
 			   "alloc");
 	/* the device got half; the other half is still the CPU's */
@@ -412,7 +412,7 @@ static void test_noncoherent_alloc(struct kunit *test)
 	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 	r = report(test, 0);
-	KUNIT_EXPECT_EQ(test, r->entry.api, DMA_OWNER_API_PAGES);
+	KUNIT_EXPECT_EQ(test, (int)r->entry.api, DMA_OWNER_API_PAGES);
 	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
 }
 
@@ -820,7 +820,7 @@ static void test_dma_api_noncoherent(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	dma_sync_single_for_cpu(dev, h, 4096, DMA_BIDIRECTIONAL);
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.api, DMA_OWNER_API_PAGES);
+	KUNIT_EXPECT_EQ(test, (int)report(test, 0)->entry.api, DMA_OWNER_API_PAGES);
 	dma_sync_single_for_device(dev, h, 4096, DMA_BIDIRECTIONAL);
 	dma_sync_single_for_cpu(dev, h, 4096, DMA_BIDIRECTIONAL);
 	dma_free_noncoherent(dev, 4096, p, h, DMA_BIDIRECTIONAL);
