@@ -752,8 +752,9 @@ struct candidates {
 	unsigned long kinds;		/* the kinds it draws */
 	unsigned int score;		/* lower is better */
 	u32 owner_sig;			/* who owns what in it */
-	bool tie_differs;		/* one as good is owned otherwise */
+	bool tie_differs;		/* one as good differs from it */
 	bool need_spare;		/* a sync may fragment it */
+	bool skip_sync;			/* a candidate was mapped so */
 };
 
 static bool fits(const struct call *c, const struct dma_owner_entry *e)
@@ -769,10 +770,27 @@ static bool fits(const struct call *c, const struct dma_owner_entry *e)
 static void call_range(const struct call *c, const struct dma_owner_entry *e,
 		       u32 *lo, u32 *hi)
 {
-	u64 off = c->addr - e->handle;
+	u32 off = c->addr - e->handle;
 
 	*lo = off;
-	*hi = min_t(u64, off + c->size, e->size);
+	*hi = off + min_t(u64, c->size, e->size - off);
+}
+
+/*
+ * May @e be synced for the device while the device owns it? A mapping made
+ * with DMA_ATTR_SKIP_CPU_SYNC belongs to an owner that keeps the caches
+ * itself (page_pool, AF_XDP, half-page reuse): it syncs a buffer for the
+ * device whenever it hands it out or takes it back, whether or not the CPU
+ * had it. Non-coherent memory the device only reads need not be synced for
+ * the CPU before the CPU writes it again (Documentation/core-api/dma-api.rst:
+ * "before reading memory written by the device"), so ALSA playback and
+ * videobuf2 output buffers sync it for the device only.
+ */
+static bool never_redundant(const struct dma_owner_entry *e)
+{
+	return e->skip_sync ||
+	       (e->dir == DMA_TO_DEVICE && (e->api == DMA_OWNER_API_PAGES ||
+					    e->api == DMA_OWNER_API_NONCONTIGUOUS));
 }
 
 /* What the call would violate if it meant @e. */
@@ -789,7 +807,7 @@ static unsigned long call_kinds(const struct call *c,
 			kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
 		return kinds;
 	}
-	if (c->addr - e->handle + c->size > e->size)
+	if (c->size > e->size - (c->addr - e->handle))
 		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
 	if (e->dir != DMA_BIDIRECTIONAL && c->dir != e->dir)
 		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
@@ -798,20 +816,17 @@ static unsigned long call_kinds(const struct call *c,
 		/* Only an exact set says the CPU owns a byte already. */
 		if (!e->inexact && cpu_owns_any(e, lo, hi))
 			kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	} else if (!e->skip_sync && !cpu_owns_any(e, lo, hi)) {
-		/*
-		 * Even an inexact set holds every byte the CPU may own. A
-		 * mapping made with DMA_ATTR_SKIP_CPU_SYNC belongs to an owner
-		 * that keeps the caches itself (page_pool, AF_XDP, half-page
-		 * reuse): it syncs a buffer for the device whenever it hands
-		 * it out or takes it back, whether or not the CPU had it, and
-		 * the API lets it.
-		 */
+	} else if (!never_redundant(e) && !cpu_owns_any(e, lo, hi)) {
+		/* Even an inexact set holds every byte the CPU may own. */
 		kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 	}
 	return kinds;
 }
 
+/*
+ * Lower is better. Candidates that draw as many kinds are equally good
+ * readings of the call; the rest of the score only picks one of them.
+ */
 static unsigned int call_score(const struct call *c,
 			       const struct dma_owner_entry *e,
 			       unsigned long kinds)
@@ -821,6 +836,8 @@ static unsigned int call_score(const struct call *c,
 
 	return hweight_long(kinds) << 2 | other << 1 | (e->size != c->size);
 }
+
+#define SCORE_CLASS(score)	((score) >> 2)
 
 /* Could the sync leave @e's CPU part in more than one range? */
 static bool need_spare(const struct call *c, const struct dma_owner_entry *e)
@@ -835,6 +852,7 @@ static bool need_spare(const struct call *c, const struct dma_owner_entry *e)
 	return lo > e->cpu_lo && hi < e->cpu_hi;
 }
 
+/* Who owns what in @e, and what else tells it from a twin. */
 static u32 owner_sig(const struct dma_owner_entry *e)
 {
 	u32 sig = jhash_2words(e->cpu_lo, e->cpu_hi, e->inexact);
@@ -842,7 +860,8 @@ static u32 owner_sig(const struct dma_owner_entry *e)
 	if (e->fragmented)
 		sig = jhash(e->ranges->r, e->ranges->nr * sizeof(e->ranges->r[0]),
 			    e->inexact);
-	return sig;
+	return jhash_3words(sig, e->size, (u32)e->handle,
+			    e->dir | e->skip_sync << 2 | e->api << 3);
 }
 
 /* Every live mapping the call may mean, and the one it suits best. */
@@ -878,17 +897,19 @@ static void find_candidates(const struct call *c, struct candidates *k)
 				score = call_score(c, e, kinds);
 				k->n++;
 				k->common &= kinds;
+				k->skip_sync |= e->skip_sync;
+				if (SCORE_CLASS(score) < SCORE_CLASS(k->score))
+					k->tie_differs = false;
+				else if (SCORE_CLASS(score) == SCORE_CLASS(k->score) &&
+					 owner_sig(e) != k->owner_sig)
+					k->tie_differs = true;
 				if (score < k->score) {
 					k->score = score;
 					k->b = b;
 					k->e = e;
 					k->kinds = kinds;
 					k->owner_sig = owner_sig(e);
-					k->tie_differs = false;
 					k->need_spare = need_spare(c, e);
-				} else if (score == k->score &&
-					   owner_sig(e) != k->owner_sig) {
-					k->tie_differs = true;
 				}
 			}
 			unlock_bucket(b, flags);
@@ -903,22 +924,27 @@ static void find_candidates(const struct call *c, struct candidates *k)
  * it was when chosen; else unlock. Another CPU may have moved it meanwhile
  * (the driver racing with itself, or using two identical mappings at once).
  */
-static bool lock_best(const struct call *c, const struct candidates *k,
+static bool lock_best(const struct call *c, struct candidates *k,
 		      unsigned long *flags)
 {
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 
 	lock_bucket(k->b, flags);
-	hlist_bl_for_each_entry(e, pos, k->b, node)
-		if (e == k->e && fits(c, e) && call_kinds(c, e) == k->kinds &&
-		    owner_sig(e) == k->owner_sig)
+	hlist_bl_for_each_entry(e, pos, k->b, node) {
+		/* The one chosen, or a twin of it: either is as good. */
+		if (fits(c, e) && call_kinds(c, e) == k->kinds &&
+		    owner_sig(e) == k->owner_sig) {
+			k->e = e;
 			return true;
+		}
+	}
 	unlock_bucket(k->b, *flags);
 	return false;
 }
 
-#define LOCK_TRIES	3	/* then the call raced too often: say nothing */
+/* Then the call raced too often: the candidates are blurred, nothing said. */
+#define LOCK_TRIES	16
 
 /*
  * Candidates that suited the call equally well were owned differently: which
@@ -926,7 +952,7 @@ static bool lock_best(const struct call *c, const struct candidates *k,
  * more. Each is taken to be owned by either side (the CPU may own any byte,
  * so no missing sync is reported on it) until a sync of all of it.
  */
-static void blur(const struct call *c)
+static void blur(const struct call *c, bool skip_sync)
 {
 	unsigned long used = READ_ONCE(levels_used);
 	struct dma_owner_entry *e;
@@ -955,6 +981,8 @@ static void blur(const struct call *c)
 					e->cpu_hi = e->size;
 				}
 				e->inexact = 1;
+				/* The sync it meant may never be redundant. */
+				e->skip_sync |= skip_sync;
 			}
 			unlock_bucket(b, flags);
 		}
@@ -1045,8 +1073,11 @@ static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
 			e->syncs_for_device++;
 		set_remove(&s, lo, hi);
 	}
-	/* Nothing, or everything, is known exactly. */
-	if (!s.nr || (s.nr == 1 && !s.r[0].lo && s.r[0].hi == e->size))
+	/*
+	 * Exact again when the CPU surely owns nothing, or a sync for the CPU
+	 * took all of it; a range that only holds the CPU's bytes says neither.
+	 */
+	if (!s.nr || (c->op == DMA_OWNER_OP_SYNC_FOR_CPU && !lo && hi == e->size))
 		e->inexact = 0;
 	set_store(e, &s, mem);
 	/* The device gets what the CPU wrote: checksum that. */
@@ -1106,11 +1137,9 @@ static void do_sync(const struct call *c, struct verdict *v)
 		report_miss(v, c);
 		return;
 	}
-	if (!done)
-		return;
-	if (k.tie_differs)
-		blur(c);
-	if (kinds)
+	if (!done || k.tie_differs)
+		blur(c, k.skip_sync);
+	if (done && kinds)
 		report_kinds(v, c, kinds, &snap);
 }
 
@@ -1122,12 +1151,15 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	unsigned int try;
 	int state;
 
-	for (try = 0; try < LOCK_TRIES; try++) {
+	/* Do not drop an unmap while a mapping it may mean is there. */
+	for (try = 0; try < 64 * LOCK_TRIES; try++) {
 		find_candidates(c, &k);
 		if (!k.n)
 			break;
-		if (!lock_best(c, &k, &flags))
+		if (!lock_best(c, &k, &flags)) {
+			cpu_relax();
 			continue;
+		}
 		e = k.e;
 		hlist_bl_del(&e->node);
 		unlock_bucket(k.b, flags);
@@ -1152,7 +1184,7 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	dma_owner_snapshot(&snap, e);
 	free_entry(e);
 	if (k.tie_differs)
-		blur(c);
+		blur(c, k.skip_sync);
 	if (kinds)
 		report_kinds(v, c, kinds, &snap);
 }
@@ -1273,10 +1305,11 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map_sg);
 
 /*
- * Every DMA segment of an sg list the driver passes, @nents entries: the
- * count comes from the call, never from an entry, which may be another
- * mapping's. An IOMMU leaves the entries after the last merged segment
- * with a DMA length of 0.
+ * Every DMA segment of an sg list the driver passes, at most @nents
+ * entries: the count comes from the call, never from an entry, which may be
+ * another mapping's. The first entry with a DMA length of 0 ends the
+ * segments when an IOMMU merged some (the entries after it may hold stale
+ * values from an earlier mapping).
  */
 static void sg_call(struct call *c, struct scatterlist *sg, int nents)
 {
@@ -1286,7 +1319,7 @@ static void sg_call(struct call *c, struct scatterlist *sg, int nents)
 
 	for_each_sg(sg, s, nents, i) {
 		if (!sg_dma_len(s))
-			continue;
+			break;
 		c->addr = sg_dma_address(s);
 		c->size = sg_dma_len(s);
 		if (c->op == DMA_OWNER_OP_UNMAP)
@@ -1469,21 +1502,25 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_forget_device);
 static void flush_table(void)
 {
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos, *n;
 	struct hlist_bl_head *b;
 	unsigned long flags, i;
 
 	for (i = 0; i < (1UL << table_shift); i++) {
 		b = &table[i];
-		if (hlist_bl_empty(b))
-			continue;
-		lock_bucket(b, &flags);
-		hlist_bl_for_each_entry_safe(e, pos, n, b, node) {
-			hlist_bl_del(&e->node);
-			free_entry(e);
+		/* One at a time: nothing is freed under a bucket lock. */
+		while (!hlist_bl_empty(b)) {
+			lock_bucket(b, &flags);
+			e = hlist_bl_empty(b) ? NULL :
+				hlist_bl_entry(hlist_bl_first(b),
+					       struct dma_owner_entry, node);
+			if (e)
+				hlist_bl_del(&e->node);
+			unlock_bucket(b, flags);
+			if (e)
+				free_entry(e);
 		}
-		unlock_bucket(b, flags);
-		cond_resched();
+		if (!(i & 1023))
+			cond_resched();
 	}
 	/* What was unmapped before may have been mapped again meanwhile. */
 	forget_unmapped(NULL);

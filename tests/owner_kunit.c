@@ -369,6 +369,23 @@ static void test_too_many_fragments(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* An inexact set is exact again only after a sync of all of it. */
+static void test_inexact_until_whole_sync(struct kunit *test)
+{
+	int i;
+
+	map(test, BASE, 65536, DMA_FROM_DEVICE, 0);
+	for (i = 0; i < 15; i++)
+		for_cpu(test, BASE + i * 4096, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 15 * 4096, 4096, DMA_FROM_DEVICE);  /* spans all */
+	for_cpu(test, BASE + 4096 + 64, 64, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 8192 + 64, 64, DMA_FROM_DEVICE);	/* never the CPU's */
+	EXPECT_SILENT(test);
+	for_dev(test, BASE, 65536, DMA_FROM_DEVICE);
+	unmap(test, BASE, 65536, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 static void alloc_nc(struct kunit *test, u64 addr, size_t size,
 		     enum dma_data_direction dir)
 {
@@ -394,6 +411,13 @@ static void test_noncoherent_alloc(struct kunit *test)
 	for_dev(test, BASE, 4096, DMA_BIDIRECTIONAL);
 	for_cpu(test, BASE, 4096, DMA_BIDIRECTIONAL);
 	free_nc(test, BASE, 8192, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+
+	/* playback: the device only reads it, the CPU refills it */
+	alloc_nc(test, BASE, 4096, DMA_TO_DEVICE);
+	for_dev(test, BASE, 4096, DMA_TO_DEVICE);
+	for_dev(test, BASE, 4096, DMA_TO_DEVICE);
+	free_nc(test, BASE, 4096, DMA_TO_DEVICE);
 	EXPECT_SILENT(test);
 
 	alloc_nc(test, BASE, 4096, DMA_FROM_DEVICE);
@@ -466,6 +490,29 @@ static void test_identical_handles_mixed(struct kunit *test)
 	unmap(test, BASE, 1000, DMA_TO_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
 	unmap(test, BASE, 1024, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* Two sizes at one handle, both fit a sync: which one it meant is unknown. */
+static void test_identical_handles_sizes(struct kunit *test)
+{
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);	/* A */
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);	/* B */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);	/* meant for A */
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);	/* A */
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);	/* A */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);	/* B, its first */
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* a pool's twin keeps its leave to re-sync */
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	map(test, BASE, 2048, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
 
@@ -840,9 +887,11 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_partial_missing_sync),
 	KUNIT_CASE(test_fragments_exact),
 	KUNIT_CASE(test_too_many_fragments),
+	KUNIT_CASE(test_inexact_until_whole_sync),
 	KUNIT_CASE(test_noncoherent_alloc),
 	KUNIT_CASE(test_identical_handles),
 	KUNIT_CASE(test_identical_handles_mixed),
+	KUNIT_CASE(test_identical_handles_sizes),
 	KUNIT_CASE(test_identical_handles_ambiguous),
 	KUNIT_CASE(test_unknown_handle),
 	KUNIT_CASE(test_use_after_unmap),
