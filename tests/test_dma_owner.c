@@ -7,7 +7,10 @@
  * the paths real machines take: dma-direct, swiotlb bouncing, an IOMMU. It
  * drives QEMU's "edu" PCI device (-device edu) when there is one, so the
  * mappings go through the same code as a PCI driver's; otherwise a platform
- * device of its own.
+ * device of its own. Besides map/sync/unmap it uses what the tracker follows
+ * the same way: memory from dma_alloc_pages() and its kin, pages mapped with
+ * DMA_ATTR_SKIP_CPU_SYNC and handed out in fragments, a real page_pool, one
+ * buffer mapped twice (equal handles without an IOMMU).
  *
  * /sys/kernel/debug/test_dma_owner/
  *   scenarios  one line per scenario: name, then the violation it commits
@@ -20,12 +23,13 @@
  *              for tools that read the tracker's mappings)
  *
  * Misuse is chosen to be harmless to the DMA layer itself: a use after unmap
- * is a sync, not a second unmap, and a wrong size stays within the pages
- * mapped, so that the tracker's report is the only consequence.
+ * (or free) is a sync, not a second unmap, and a wrong size stays within the
+ * pages mapped, so that the tracker's report is the only consequence.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bottom_half.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -36,11 +40,21 @@
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <net/page_pool/helpers.h>
+#include <net/page_pool/types.h>
 
 #define EDU_VENDOR	0x1234
 #define EDU_DEVICE	0x11e8
 #define BUF_SIZE	4096
-#define NOT_MAPPED	(16UL << 20)	/* offset of a handle nobody mapped */
+/*
+ * Offset of a handle nobody mapped: 1 TiB above a real one is out of reach
+ * of the test machines' memory, bounce buffers and IOVAs, so it was not
+ * unmapped either (the tracker remembers thousands of unmapped handles).
+ */
+#define NOT_MAPPED	((dma_addr_t)1 << 40)
+#define FRAG		(BUF_SIZE / 4)	/* a fragment, as page_pool cuts them */
+#define NONCONTIG_SIZE	(3 * PAGE_SIZE)
+#define LATE_UNMAPS	500
 
 static DEFINE_MUTEX(run_lock);
 static struct device *tdev;		/* the device we map for, when bound */
@@ -94,6 +108,58 @@ static __always_inline void unmap_sgt(struct device *dev,
 {
 	dma_unmap_sgtable(dev, sgt, dir, 0);
 	sg_free_table(sgt);
+}
+
+/*
+ * A page mapped as page_pool and igb map theirs: once, DMA_ATTR_SKIP_CPU_SYNC,
+ * for the device to fill; parts of it are then synced on their own.
+ */
+static __always_inline int map_skip_sync(struct device *dev, void *buf,
+					 dma_addr_t *h)
+{
+	*h = dma_map_page_attrs(dev, virt_to_page(buf), 0, BUF_SIZE,
+				DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	result.handle = *h;
+	return dma_mapping_error(dev, *h) ? -ENOMEM : 0;
+}
+
+static __always_inline void unmap_skip_sync(struct device *dev, dma_addr_t h)
+{
+	dma_unmap_page_attrs(dev, h, BUF_SIZE, DMA_FROM_DEVICE,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/* Fragment @i of a page mapped by map_skip_sync() to the CPU, or back. */
+static __always_inline void frag_for_cpu(struct device *dev, dma_addr_t h,
+					 int i)
+{
+	dma_sync_single_range_for_cpu(dev, h, i * FRAG, FRAG, DMA_FROM_DEVICE);
+}
+
+static __always_inline void frag_for_device(struct device *dev, dma_addr_t h,
+					    int i)
+{
+	dma_sync_single_range_for_device(dev, h, i * FRAG, FRAG,
+					 DMA_FROM_DEVICE);
+}
+
+/*
+ * A page_pool as a NIC driver makes one: it maps its pages once and syncs
+ * them for the device when they come back; syncs for the CPU are ours.
+ */
+static struct page_pool *pp_create(struct device *dev)
+{
+	struct page_pool_params pp = {
+		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.pool_size = 16,
+		.nid = NUMA_NO_NODE,
+		.dev = dev,
+		.dma_dir = DMA_FROM_DEVICE,
+		.max_len = PAGE_SIZE,
+		.offset = 0,
+	};
+
+	return page_pool_create(&pp);
 }
 
 /* ---- correct use: must stay silent ------------------------------------ */
@@ -229,6 +295,257 @@ static int sg_fewer_ents(struct device *dev, void *buf)
 	dma_sync_sg_for_cpu(dev, sg, 4, DMA_TO_DEVICE);
 	dma_sync_sg_for_device(dev, sg, 4, DMA_TO_DEVICE);
 	dma_unmap_sg(dev, sg, 4, DMA_TO_DEVICE);
+	return 0;
+}
+
+/* Non-coherent memory is the CPU's from allocation; syncs hand it over. */
+static int noncoherent_cycle(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_noncoherent(dev, BUF_SIZE, &h, DMA_FROM_DEVICE,
+				  GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	result.handle = h;
+	memset(p, 0, BUF_SIZE);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(dev, h, 512, 256, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_device(dev, h, 512, 256, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_free_noncoherent(dev, BUF_SIZE, p, h, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int pages_cycle(struct device *dev, void *buf)
+{
+	struct page *page;
+	dma_addr_t h;
+
+	page = dma_alloc_pages(dev, BUF_SIZE, &h, DMA_BIDIRECTIONAL,
+			       GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	result.handle = h;
+	memset(page_address(page), 0x5a, 64);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_cpu(dev, h, 0, 128, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_device(dev, h, 0, 128, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_free_pages(dev, BUF_SIZE, page, h, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/* One DMA segment; behind an IOMMU the pages need not be contiguous. */
+static int noncontiguous_cycle(struct device *dev, void *buf)
+{
+	struct sg_table *sgt;
+	void *vaddr;
+
+	sgt = dma_alloc_noncontiguous(dev, NONCONTIG_SIZE, DMA_BIDIRECTIONAL,
+				      GFP_KERNEL, 0);
+	if (!sgt)
+		return -ENOMEM;
+	result.handle = sg_dma_address(sgt->sgl);
+	vaddr = dma_vmap_noncontiguous(dev, NONCONTIG_SIZE, sgt);
+	if (vaddr)
+		memset(vaddr, 0, NONCONTIG_SIZE);
+	dma_sync_sgtable_for_device(dev, sgt, DMA_BIDIRECTIONAL);
+	dma_sync_sgtable_for_cpu(dev, sgt, DMA_BIDIRECTIONAL);
+	dma_sync_sgtable_for_device(dev, sgt, DMA_BIDIRECTIONAL);
+	if (vaddr)
+		dma_vunmap_noncontiguous(dev, vaddr);
+	dma_free_noncontiguous(dev, NONCONTIG_SIZE, sgt, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/*
+ * page_pool fragments: each quarter of a skip-sync page is armed on its own,
+ * goes to the CPU and back on its own, while others are with the CPU too;
+ * one the CPU never took is armed again, as a pool recycling it does.
+ */
+static int skip_sync_fragments(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	int i;
+
+	if (map_skip_sync(dev, buf, &h))
+		return -ENOMEM;
+	for (i = 0; i < 4; i++)
+		frag_for_device(dev, h, i);
+	frag_for_cpu(dev, h, 1);
+	frag_for_device(dev, h, 1);
+	frag_for_cpu(dev, h, 0);
+	frag_for_cpu(dev, h, 2);	/* two disjoint ranges with the CPU */
+	frag_for_device(dev, h, 0);
+	frag_for_device(dev, h, 2);
+	frag_for_device(dev, h, 3);	/* never the CPU's */
+	unmap_skip_sync(dev, h);
+	return 0;
+}
+
+/*
+ * igb/ixgbe: the device fills one half of a page while the stack holds a
+ * packet in the other; each half is synced for the device before it is
+ * posted, the first time included, and then the page flips.
+ */
+static int half_page_reuse(struct device *dev, void *buf)
+{
+	unsigned int half = 0;
+	dma_addr_t h;
+	int i;
+
+	if (map_skip_sync(dev, buf, &h))
+		return -ENOMEM;
+	dma_sync_single_range_for_device(dev, h, 0, BUF_SIZE / 2,
+					 DMA_FROM_DEVICE);
+	for (i = 0; i < 4; i++) {
+		dma_sync_single_range_for_cpu(dev, h, half, 1500,
+					      DMA_FROM_DEVICE);
+		half ^= BUF_SIZE / 2;
+		dma_sync_single_range_for_device(dev, h, half, BUF_SIZE / 2,
+						 DMA_FROM_DEVICE);
+	}
+	unmap_skip_sync(dev, h);
+	return 0;
+}
+
+/*
+ * A real page_pool, used as a NIC driver's NAPI poll uses it (hence bottom
+ * halves off): whole pages, some never given to the CPU before the pool
+ * takes them back and syncs them for the device; XDP_DROP-style direct
+ * recycling, which hands the same page out again; fragments of one page.
+ */
+static int page_pool_rx(struct device *dev, void *buf)
+{
+	struct page *page[8], *frag[4];
+	unsigned int off[4], len = PAGE_SIZE / ARRAY_SIZE(frag);
+	struct page_pool *pool;
+	int i, n, ret = 0;
+
+	if (!IS_ENABLED(CONFIG_PAGE_POOL))
+		return -EOPNOTSUPP;
+	pool = pp_create(dev);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	local_bh_disable();
+	for (n = 0; n < ARRAY_SIZE(page); n++) {
+		page[n] = page_pool_dev_alloc_pages(pool);
+		if (!page[n])
+			break;
+	}
+	if (n)
+		result.handle = page_pool_get_dma_addr(page[0]);
+	for (i = 0; i < n; i++) {
+		if (i % 2 == 0)		/* a packet landed in the even ones */
+			page_pool_dma_sync_for_cpu(pool, page[i], 0, 1500);
+		page_pool_put_full_page(pool, page[i], false);
+	}
+	if (n < ARRAY_SIZE(page)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	/* XDP_DROP: straight back into the pool's cache, out again next */
+	for (i = 0; i < 4; i++) {
+		page[0] = page_pool_dev_alloc_pages(pool);
+		if (!page[0]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (i % 2 == 0)
+			page_pool_dma_sync_for_cpu(pool, page[0], 0, 1500);
+		page_pool_recycle_direct(pool, page[0]);
+	}
+
+	/* Four quarters of one page, then a fifth: the page drained, reused. */
+	for (n = 0; n < ARRAY_SIZE(frag); n++) {
+		frag[n] = page_pool_dev_alloc_frag(pool, &off[n], len);
+		if (!frag[n])
+			break;
+		page_pool_dma_sync_for_cpu(pool, frag[n], off[n], len);
+	}
+	for (i = 0; i < n; i++)
+		page_pool_put_page(pool, frag[i], -1, false);
+	if (n < ARRAY_SIZE(frag)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	frag[0] = page_pool_dev_alloc_frag(pool, &off[0], len);
+	if (!frag[0]) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	page_pool_dma_sync_for_cpu(pool, frag[0], off[0], len);
+	page_pool_put_page(pool, frag[0], -1, false);
+out:
+	local_bh_enable();
+	page_pool_destroy(pool);
+	return ret;
+}
+
+/*
+ * Without an IOMMU, a buffer mapped twice gets the same handle twice: each
+ * call could mean either mapping, and the tracker must not guess. Then the
+ * same start at two sizes, and a zero-out bio's list: the zero page in
+ * every entry.
+ */
+static int identical_handles(struct device *dev, void *buf)
+{
+	struct scatterlist sg[4];
+	dma_addr_t h1, h2;
+	int i;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h1))
+		return -ENOMEM;
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h2)) {
+		dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+		return -ENOMEM;
+	}
+	dma_sync_single_for_cpu(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(dev, h2, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, h2, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h2, 2048, DMA_TO_DEVICE);
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h1))
+		return -ENOMEM;
+	if (map_single(dev, buf, 512, DMA_TO_DEVICE, &h2)) {
+		dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h2, 512, DMA_TO_DEVICE);
+
+	sg_init_table(sg, 4);
+	for (i = 0; i < 4; i++)
+		sg_set_page(&sg[i], ZERO_PAGE(0), PAGE_SIZE, 0);
+	if (!dma_map_sg(dev, sg, 4, DMA_TO_DEVICE))
+		return -ENOMEM;
+	result.handle = sg_dma_address(sg);
+	dma_unmap_sg(dev, sg, 4, DMA_TO_DEVICE);
+	return 0;
+}
+
+/*
+ * Not the tracker's business, but dma-debug's: it must still report the
+ * map error nobody checked, beside the tracker. A comparison, not
+ * dma_mapping_error(), which would count as the check.
+ */
+static int unchecked_map_error(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_single(dev, buf, 2048, DMA_TO_DEVICE);
+
+	result.handle = h;
+	if (h == DMA_MAPPING_ERROR)
+		return -ENOMEM;
+	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -569,6 +886,147 @@ static int cpu_write_sg(struct device *dev, void *buf)
 	return 0;
 }
 
+/* Memory from dma_alloc_noncoherent() is the CPU's until synced over. */
+static int noncoherent_missing_sync(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_noncoherent(dev, BUF_SIZE, &h, DMA_FROM_DEVICE,
+				  GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	result.handle = h;
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_free_noncoherent(dev, BUF_SIZE, p, h, DMA_FROM_DEVICE);
+	return 0;
+}
+
+static int noncontiguous_missing_sync(struct device *dev, void *buf)
+{
+	struct sg_table *sgt;
+
+	sgt = dma_alloc_noncontiguous(dev, NONCONTIG_SIZE, DMA_BIDIRECTIONAL,
+				      GFP_KERNEL, 0);
+	if (!sgt)
+		return -ENOMEM;
+	result.handle = sg_dma_address(sgt->sgl);
+	dma_sync_sgtable_for_cpu(dev, sgt, DMA_BIDIRECTIONAL);
+	dma_free_noncontiguous(dev, NONCONTIG_SIZE, sgt, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/* Fragment 0 taken twice while fragment 1 is with the CPU as well. */
+static int fragment_missing_sync(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_skip_sync(dev, buf, &h))
+		return -ENOMEM;
+	frag_for_device(dev, h, 0);
+	frag_for_device(dev, h, 1);
+	frag_for_cpu(dev, h, 0);
+	frag_for_cpu(dev, h, 1);
+	frag_for_cpu(dev, h, 0);
+	unmap_skip_sync(dev, h);
+	return 0;
+}
+
+/* A pool's page synced for the CPU twice, as if reposted in between. */
+static int page_pool_missing_sync(struct device *dev, void *buf)
+{
+	struct page_pool *pool;
+	struct page *page;
+
+	if (!IS_ENABLED(CONFIG_PAGE_POOL))
+		return -EOPNOTSUPP;
+	pool = pp_create(dev);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	local_bh_disable();
+	page = page_pool_dev_alloc_pages(pool);
+	if (page) {
+		result.handle = page_pool_get_dma_addr(page);
+		page_pool_dma_sync_for_cpu(pool, page, 0, 1500);
+		page_pool_dma_sync_for_cpu(pool, page, 0, 1500);
+		/* the pool's sync for the device: legal, the CPU has it */
+		page_pool_put_full_page(pool, page, false);
+	}
+	local_bh_enable();
+	page_pool_destroy(pool);
+	return page ? 0 : -ENOMEM;
+}
+
+/*
+ * Mapped twice: where the handles are equal, the third sync for the CPU
+ * takes one of the mappings twice whichever it is, so it is reported.
+ */
+static int identical_handles_missing_sync(struct device *dev, void *buf)
+{
+	dma_addr_t h1, h2;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h1))
+		return -ENOMEM;
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h2)) {
+		dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+		return -ENOMEM;
+	}
+	result.handle = h1;
+	dma_sync_single_for_cpu(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(dev, h2, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h1, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h2, 2048, DMA_TO_DEVICE);
+	return 0;
+}
+
+static int noncoherent_use_after_free(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_noncoherent(dev, BUF_SIZE, &h, DMA_FROM_DEVICE,
+				  GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	result.handle = h;
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_free_noncoherent(dev, BUF_SIZE, p, h, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/*
+ * A stale handle used long after its unmap, hundreds of other unmaps
+ * later. The others are two pages long: an IOVA of another size order, so
+ * that the IOMMU's IOVA caches do not hand out the stale one again.
+ */
+static int late_use_after_unmap(struct device *dev, void *buf)
+{
+	void *other = (void *)__get_free_pages(GFP_KERNEL, 1);
+	dma_addr_t h, o;
+	int i;
+
+	if (!other)
+		return -ENOMEM;
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h)) {
+		free_pages((unsigned long)other, 1);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	for (i = 0; i < LATE_UNMAPS; i++) {
+		o = dma_map_single(dev, other, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+		if (dma_mapping_error(dev, o))
+			break;
+		dma_unmap_single(dev, o, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	}
+	free_pages((unsigned long)other, 1);
+	if (i < LATE_UNMAPS)
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
 /* The driver unbinds with a mapping live; then it is bound again. */
 static int leak(struct device *dev, void *buf)
 {
@@ -583,12 +1041,18 @@ static int leak(struct device *dev, void *buf)
 /* ---- fault injection: misuse injected into correct traffic ------------ */
 
 /*
- * "random" runs random_ops random operations on a pool of mappings, all of
+ * "random" runs random_ops random operations on a pool of slots, all of
  * them correct, except that with a chance of random_rate percent an
  * operation is replaced by one misuse of a random kind, each committed so
- * that it is exactly one violation and leaves the mapping as it was. The
- * same seed gives the same run. The result file then counts what was
- * injected, kind by kind, for the test to compare with what was detected.
+ * that it is exactly one violation and leaves the slot usable. Most slots
+ * hold a single mapping; the others hold what drivers keep besides: a page
+ * mapped with DMA_ATTR_SKIP_CPU_SYNC whose fragments go to the CPU and back
+ * on their own (page_pool), memory from dma_alloc_noncoherent(), and one
+ * buffer mapped twice for the device (equal handles without an IOMMU). A
+ * kind of misuse that a slot cannot commit unmistakably is committed on a
+ * single mapping instead. The same seed gives the same run. The result
+ * file then counts what was injected, kind by kind, for the test to
+ * compare with what was detected.
  */
 static unsigned int random_seed = 1;
 module_param(random_seed, uint, 0644);
@@ -620,122 +1084,364 @@ static unsigned int injected[NR_INJ];
 static unsigned int nr_kinds;		/* of the last run: INJ_CPU_WRITE or all */
 static unsigned int random_done;
 
-#define POOL 32
+#define POOL		32
+#define NR_FRAGS	(BUF_SIZE / FRAG)
 
-struct pool_map {
-	void *buf;
-	dma_addr_t h;
-	size_t size;
-	enum dma_data_direction dir;
+enum slot_type { SLOT_SINGLE, SLOT_FRAGS, SLOT_NONCOHERENT, SLOT_TWICE };
+
+/* Each group of eight slots: five single mappings, one of each other type. */
+static const enum slot_type slot_types[] = {
+	SLOT_SINGLE, SLOT_SINGLE, SLOT_SINGLE, SLOT_SINGLE, SLOT_SINGLE,
+	SLOT_FRAGS, SLOT_NONCOHERENT, SLOT_TWICE,
 };
 
-static int pool_map(struct device *dev, struct pool_map *m, struct rnd_state *rs)
-{
-	static const enum dma_data_direction dirs[] = {
-		DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL,
-	};
+/*
+ * The kinds of misuse each type commits, each one violation whichever
+ * mapping the tracker takes a call for: a skip-sync page is never synced
+ * for the device redundantly, and a size or direction that fits neither of
+ * two equal mappings would leave the tracker to guess which was meant.
+ * Non-coherent memory commits what is its own: a sync after the free, and
+ * a sync for the CPU while the CPU has it, from allocation on too. The
+ * group's first slot, a single mapping, takes the other kinds.
+ */
+static const unsigned int slot_kinds[] = {
+	[SLOT_SINGLE] = ~0U,
+	[SLOT_FRAGS] = BIT(INJ_MISSING_SYNC),
+	[SLOT_NONCOHERENT] = BIT(INJ_MISSING_SYNC) | BIT(INJ_USE_AFTER_UNMAP),
+	[SLOT_TWICE] = BIT(INJ_MISSING_SYNC) | BIT(INJ_REDUNDANT_SYNC),
+};
 
-	m->size = 256 << (prandom_u32_state(rs) % 4);	/* 256 .. 2048 */
-	m->dir = dirs[prandom_u32_state(rs) % 3];
-	m->h = dma_map_single(dev, m->buf, m->size, m->dir);
-	return dma_mapping_error(dev, m->h) ? -ENOMEM : 0;
+static const enum dma_data_direction dirs[] = {
+	DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL,
+};
+
+/*
+ * Between operations the device owns every byte of a live slot, but for
+ * the fragments of a SLOT_FRAGS page in @cpu_frags: the CPU owns the start
+ * of each of those, a packet's length of it.
+ */
+struct pool_map {
+	enum slot_type type;
+	bool live;		/* mapped (allocated); if not, done again */
+	void *buf;		/* a page of the slot's own */
+	void *vaddr;		/* SLOT_NONCOHERENT: the memory allocated */
+	dma_addr_t h;
+	dma_addr_t h2;		/* SLOT_TWICE: the second mapping */
+	size_t size;
+	enum dma_data_direction dir;
+	unsigned int cpu_frags;	/* SLOT_FRAGS: a bit per fragment */
+};
+
+/* No handle of the run reaches above it: nothing was ever mapped there. */
+static dma_addr_t hi_water;
+
+static void note_handle(dma_addr_t h, size_t size)
+{
+	if (h + size > hi_water)
+		hi_water = h + size;
 }
 
-/* No mapping of the pool contains @addr. */
-static bool pool_free_addr(struct pool_map *pool, dma_addr_t addr)
+/* Non-coherent memory: the CPU's until it is synced for the device. */
+static int nc_alloc(struct device *dev, struct pool_map *m)
 {
-	int i;
+	m->vaddr = dma_alloc_noncoherent(dev, m->size, &m->h, m->dir,
+					 GFP_KERNEL);
+	if (!m->vaddr)
+		return -ENOMEM;
+	note_handle(m->h, m->size);
+	memset(m->vaddr, 0, m->size);
+	m->live = true;
+	return 0;
+}
 
-	for (i = 0; i < POOL; i++)
-		if (addr >= pool[i].h && addr - pool[i].h < pool[i].size)
-			return false;
+/* Map (or allocate) the slot afresh: the device owns all of it after. */
+static int slot_open(struct device *dev, struct pool_map *m,
+		     struct rnd_state *rs)
+{
+	unsigned int f;
+
+	switch (m->type) {
+	case SLOT_SINGLE:		/* 256 .. 2048 bytes, any direction */
+		m->size = 256 << (prandom_u32_state(rs) % 4);
+		m->dir = dirs[prandom_u32_state(rs) % 3];
+		m->h = dma_map_single(dev, m->buf, m->size, m->dir);
+		if (dma_mapping_error(dev, m->h))
+			return -ENOMEM;
+		break;
+	case SLOT_FRAGS:
+		m->size = BUF_SIZE;
+		m->dir = DMA_FROM_DEVICE;
+		m->h = dma_map_page_attrs(dev, virt_to_page(m->buf), 0, m->size,
+					  m->dir, DMA_ATTR_SKIP_CPU_SYNC);
+		if (dma_mapping_error(dev, m->h))
+			return -ENOMEM;
+		m->cpu_frags = 0;
+		for (f = 0; f < NR_FRAGS; f++)	/* each armed on its own */
+			dma_sync_single_range_for_device(dev, m->h, f * FRAG,
+							 FRAG, m->dir);
+		break;
+	case SLOT_NONCOHERENT:
+		m->size = BUF_SIZE;
+		m->dir = dirs[prandom_u32_state(rs) % 3];
+		if (nc_alloc(dev, m))
+			return -ENOMEM;
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		return 0;
+	case SLOT_TWICE:
+		m->size = 256 << (prandom_u32_state(rs) % 4);
+		m->dir = DMA_TO_DEVICE;
+		m->h = dma_map_single(dev, m->buf, m->size, m->dir);
+		if (dma_mapping_error(dev, m->h))
+			return -ENOMEM;
+		m->h2 = dma_map_single(dev, m->buf, m->size, m->dir);
+		if (dma_mapping_error(dev, m->h2)) {
+			dma_unmap_single(dev, m->h, m->size, m->dir);
+			return -ENOMEM;
+		}
+		note_handle(m->h2, m->size);
+		break;
+	}
+	note_handle(m->h, m->size);
+	m->live = true;
+	return 0;
+}
+
+/* Unmap (or free) the slot, whoever owns it. */
+static void slot_close(struct device *dev, struct pool_map *m)
+{
+	if (!m->live)
+		return;
+	m->live = false;
+	switch (m->type) {
+	case SLOT_SINGLE:
+		dma_unmap_single(dev, m->h, m->size, m->dir);
+		break;
+	case SLOT_FRAGS:
+		dma_unmap_page_attrs(dev, m->h, m->size, m->dir,
+				     DMA_ATTR_SKIP_CPU_SYNC);
+		break;
+	case SLOT_NONCOHERENT:
+		dma_free_noncoherent(dev, m->size, m->vaddr, m->h, m->dir);
+		break;
+	case SLOT_TWICE:
+		dma_unmap_single(dev, m->h, m->size, m->dir);
+		dma_unmap_single(dev, m->h2, m->size, m->dir);
+		break;
+	}
+}
+
+static bool inject_single(struct device *dev, struct pool_map *m,
+			  enum injected_kind kind, struct rnd_state *rs)
+{
+	enum dma_data_direction wrong;
+	dma_addr_t h = m->h;
+	u8 *p;
+
+	switch (kind) {
+	case INJ_MISSING_SYNC:
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		dma_sync_single_for_device(dev, h, m->size, m->dir);
+		break;
+	case INJ_REDUNDANT_SYNC:
+		dma_sync_single_for_device(dev, h, m->size, m->dir);
+		break;
+	case INJ_UNKNOWN_HANDLE:
+		dma_sync_single_for_cpu(dev, hi_water + NOT_MAPPED, 64, m->dir);
+		break;
+	case INJ_USE_AFTER_UNMAP:
+		slot_close(dev, m);
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		slot_open(dev, m, rs);
+		break;
+	case INJ_OUT_OF_RANGE:
+		dma_sync_single_range_for_cpu(dev, h, m->size - 8, 16,
+					      m->dir);
+		dma_sync_single_range_for_device(dev, h, m->size - 8, 8,
+						 m->dir);
+		break;
+	case INJ_DIR_MISMATCH:
+		if (m->dir == DMA_BIDIRECTIONAL)
+			return false;	/* any direction is right for it */
+		wrong = m->dir == DMA_TO_DEVICE ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+		dma_sync_single_for_cpu(dev, h, m->size, wrong);
+		dma_sync_single_for_device(dev, h, m->size, m->dir);
+		break;
+	case INJ_SIZE_MISMATCH:
+		m->live = false;
+		dma_unmap_single(dev, h, m->size / 2, m->dir);
+		slot_open(dev, m, rs);
+		break;
+	case INJ_CPU_WRITE:
+		if (m->dir != DMA_TO_DEVICE)
+			return false;	/* only these buffers are checksummed */
+		p = m->buf;
+		p[prandom_u32_state(rs) % m->size]++;
+		/* found here; the sync for the device checksums it afresh */
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		dma_sync_single_for_device(dev, h, m->size, m->dir);
+		break;
+	default:
+		return false;
+	}
 	return true;
+}
+
+/* A fragment taken again while another one is with the CPU as well. */
+static void inject_frags(struct device *dev, struct pool_map *m,
+			 struct rnd_state *rs)
+{
+	unsigned int f = prandom_u32_state(rs) % NR_FRAGS;
+	unsigned int g = (f + 1 + prandom_u32_state(rs) % (NR_FRAGS - 1)) %
+			 NR_FRAGS;
+
+	if (!(m->cpu_frags & BIT(g)))
+		dma_sync_single_range_for_cpu(dev, m->h, g * FRAG, FRAG,
+					      m->dir);
+	if (!(m->cpu_frags & BIT(f)))
+		dma_sync_single_range_for_cpu(dev, m->h, f * FRAG, FRAG,
+					      m->dir);
+	m->cpu_frags |= BIT(f) | BIT(g);
+	dma_sync_single_range_for_cpu(dev, m->h, f * FRAG,
+				      1 + prandom_u32_state(rs) % FRAG, m->dir);
+}
+
+static bool inject_noncoherent(struct device *dev, struct pool_map *m,
+			       enum injected_kind kind, struct rnd_state *rs)
+{
+	dma_addr_t h = m->h;
+
+	if (kind == INJ_USE_AFTER_UNMAP) {
+		slot_close(dev, m);
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		slot_open(dev, m, rs);
+		return true;
+	}
+	if (prandom_u32_state(rs) % 2) {
+		/* back with the CPU, then taken again */
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+	} else {
+		/* allocated afresh: the CPU's already */
+		slot_close(dev, m);
+		if (nc_alloc(dev, m))
+			return false;
+	}
+	dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+	dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+	return true;
+}
+
+/* Wrong whichever of the two equal mappings each call means. */
+static void inject_twice(struct device *dev, struct pool_map *m,
+			 enum injected_kind kind)
+{
+	if (kind == INJ_REDUNDANT_SYNC) {
+		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+		return;
+	}
+	dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+	dma_sync_single_for_cpu(dev, m->h2, m->size, m->dir);
+	dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+	dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+	dma_sync_single_for_device(dev, m->h2, m->size, m->dir);
 }
 
 static void inject(struct device *dev, struct pool_map *pool,
 		   struct pool_map *m, struct rnd_state *rs)
 {
-	enum dma_data_direction wrong;
 	enum injected_kind kind = prandom_u32_state(rs) % nr_kinds;
-	u8 *p;
-	dma_addr_t h;
+	bool done = true;
 
-	switch (kind) {
-	case INJ_MISSING_SYNC:
-		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
-		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
-		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
-		break;
-	case INJ_REDUNDANT_SYNC:
-		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
-		break;
-	case INJ_UNKNOWN_HANDLE:
-		h = m->h + NOT_MAPPED;
-		if (!pool_free_addr(pool, h))
-			return;
-		dma_sync_single_for_cpu(dev, h, 64, m->dir);
-		break;
-	case INJ_USE_AFTER_UNMAP:
-		dma_unmap_single(dev, m->h, m->size, m->dir);
-		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
-		if (pool_map(dev, m, rs))
-			m->h = DMA_MAPPING_ERROR;
-		break;
-	case INJ_OUT_OF_RANGE:
-		dma_sync_single_range_for_cpu(dev, m->h, m->size - 8, 16, m->dir);
-		dma_sync_single_range_for_device(dev, m->h, m->size - 8, 8, m->dir);
-		break;
-	case INJ_DIR_MISMATCH:
-		if (m->dir == DMA_BIDIRECTIONAL)
-			return;		/* any direction is right for it */
-		wrong = m->dir == DMA_TO_DEVICE ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
-		dma_sync_single_for_cpu(dev, m->h, m->size, wrong);
-		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
-		break;
-	case INJ_SIZE_MISMATCH:
-		dma_unmap_single(dev, m->h, m->size / 2, m->dir);
-		if (pool_map(dev, m, rs))
-			m->h = DMA_MAPPING_ERROR;
-		break;
-	case INJ_CPU_WRITE:
-		if (m->dir != DMA_TO_DEVICE)
-			return;		/* only these buffers are checksummed */
-		p = m->buf;
-		p[prandom_u32_state(rs) % m->size]++;
-		/* found here; the sync for the device checksums it afresh */
-		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
-		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
-		break;
-	default:
+	if (!(slot_kinds[m->type] & BIT(kind)))
+		m = pool + (m - pool) / ARRAY_SIZE(slot_types) *
+			   ARRAY_SIZE(slot_types);
+	if (!m->live)
 		return;
+	switch (m->type) {
+	case SLOT_SINGLE:
+		done = inject_single(dev, m, kind, rs);
+		break;
+	case SLOT_FRAGS:
+		inject_frags(dev, m, rs);
+		break;
+	case SLOT_NONCOHERENT:
+		done = inject_noncoherent(dev, m, kind, rs);
+		break;
+	case SLOT_TWICE:
+		inject_twice(dev, m, kind);
+		break;
 	}
-	injected[kind]++;
+	if (done)
+		injected[kind]++;
 }
 
-/* One correct operation on a device-owned mapping; it stays device-owned. */
+/*
+ * A fragment's packet to the CPU, or the fragment back to the device; a
+ * fragment armed again, whether the CPU had it or not (the pool recycling
+ * it); now and then the page leaves the pool and another comes in.
+ */
+static void correct_frags(struct device *dev, struct pool_map *m,
+			  struct rnd_state *rs)
+{
+	unsigned int f = prandom_u32_state(rs) % NR_FRAGS;
+	size_t len;
+
+	switch (prandom_u32_state(rs) % 8) {
+	case 0:
+		slot_close(dev, m);
+		slot_open(dev, m, rs);
+		return;
+	case 1:
+		break;
+	default:
+		if (m->cpu_frags & BIT(f))
+			break;
+		len = 1 + prandom_u32_state(rs) % FRAG;
+		dma_sync_single_range_for_cpu(dev, m->h, f * FRAG, len, m->dir);
+		m->cpu_frags |= BIT(f);
+		return;
+	}
+	dma_sync_single_range_for_device(dev, m->h, f * FRAG, FRAG, m->dir);
+	m->cpu_frags &= ~BIT(f);
+}
+
+/* One correct operation; the device owns the slot before and after. */
 static void correct_op(struct device *dev, struct pool_map *m,
 		       struct rnd_state *rs)
 {
 	size_t off, len;
 
+	if (m->type == SLOT_FRAGS) {
+		correct_frags(dev, m, rs);
+		return;
+	}
 	switch (prandom_u32_state(rs) % 4) {
 	case 0:
 		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
 		dma_sync_single_for_device(dev, m->h, m->size, m->dir);
 		break;
-	case 1:		/* a partial sync, copybreak style */
+	case 1:
+		if (m->type == SLOT_TWICE) {	/* both, interleaved */
+			dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
+			dma_sync_single_for_cpu(dev, m->h2, m->size, m->dir);
+			dma_sync_single_for_device(dev, m->h, m->size, m->dir);
+			dma_sync_single_for_device(dev, m->h2, m->size, m->dir);
+			break;
+		}
+		/* a partial sync, copybreak style */
 		off = prandom_u32_state(rs) % (m->size / 2);
 		len = 1 + prandom_u32_state(rs) % (m->size / 2);
 		dma_sync_single_range_for_cpu(dev, m->h, off, len, m->dir);
 		dma_sync_single_range_for_device(dev, m->h, off, len, m->dir);
 		break;
-	case 2:		/* unmap from the CPU's side, map again */
+	case 2:		/* unmap (free) from the CPU's side, map again */
 		dma_sync_single_for_cpu(dev, m->h, m->size, m->dir);
 		fallthrough;
 	default:
-		dma_unmap_single(dev, m->h, m->size, m->dir);
-		if (pool_map(dev, m, rs))
-			m->h = DMA_MAPPING_ERROR;
+		if (m->type == SLOT_TWICE && prandom_u32_state(rs) % 2)
+			swap(m->h, m->h2);	/* unmapped in either order */
+		slot_close(dev, m);
+		slot_open(dev, m, rs);
 		break;
 	}
 }
@@ -744,29 +1450,30 @@ static int random_workload(struct device *dev, void *unused)
 {
 	struct pool_map *pool;
 	struct rnd_state rs;
-	unsigned int i, n = 0;
+	unsigned int i;
 	int ret = 0;
 
+	BUILD_BUG_ON(POOL % ARRAY_SIZE(slot_types));
 	pool = kcalloc(POOL, sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return -ENOMEM;
 	prandom_seed_state(&rs, random_seed);
 	memset(injected, 0, sizeof(injected));
 	nr_kinds = random_cpu_write ? NR_INJ : INJ_CPU_WRITE;
+	hi_water = 0;
 	for (i = 0; i < POOL; i++) {
+		pool[i].type = slot_types[i % ARRAY_SIZE(slot_types)];
 		pool[i].buf = (void *)__get_free_page(GFP_KERNEL);
-		if (!pool[i].buf || pool_map(dev, &pool[i], &rs)) {
+		if (!pool[i].buf || slot_open(dev, &pool[i], &rs)) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		n = i + 1;
 	}
 	for (i = 0; i < random_ops; i++) {
 		struct pool_map *m = &pool[prandom_u32_state(&rs) % POOL];
 
-		if (dma_mapping_error(dev, m->h)) {
-			if (pool_map(dev, m, &rs))
-				m->h = DMA_MAPPING_ERROR;
+		if (!m->live) {
+			slot_open(dev, m, &rs);
 			continue;
 		}
 		if (prandom_u32_state(&rs) % 100 < random_rate)
@@ -776,11 +1483,10 @@ static int random_workload(struct device *dev, void *unused)
 	}
 	random_done = 1;
 out:
-	for (i = 0; i < n; i++)
-		if (!dma_mapping_error(dev, pool[i].h))
-			dma_unmap_single(dev, pool[i].h, pool[i].size, pool[i].dir);
-	for (i = 0; i < POOL; i++)
+	for (i = 0; i < POOL; i++) {
+		slot_close(dev, &pool[i]);
 		free_page((unsigned long)pool[i].buf);
+	}
 	kfree(pool);
 	return ret;
 }
@@ -795,9 +1501,23 @@ static const struct scenario scenarios[] = {
 	{ "skip_cpu_sync_recycle",	"none", skip_cpu_sync_recycle },
 	{ "unmap_cpu_owned",		"none", unmap_cpu_owned },
 	{ "sg_fewer_ents",		"none", sg_fewer_ents },
+	{ "noncoherent_cycle",		"none", noncoherent_cycle },
+	{ "pages_cycle",		"none", pages_cycle },
+	{ "noncontiguous_cycle",	"none", noncontiguous_cycle },
+	{ "skip_sync_fragments",	"none", skip_sync_fragments },
+	{ "half_page_reuse",		"none", half_page_reuse },
+	{ "page_pool_rx",		"none", page_pool_rx },
+	{ "identical_handles",		"none", identical_handles },
+	{ "unchecked_map_error",	"none", unchecked_map_error },
 	{ "missing_sync_single",	"missing-sync-for-device", missing_sync_single },
 	{ "missing_sync_page",		"missing-sync-for-device", missing_sync_page },
 	{ "missing_sync_sg",		"missing-sync-for-device", missing_sync_sg },
+	{ "noncoherent_missing_sync",	"missing-sync-for-device", noncoherent_missing_sync },
+	{ "noncontiguous_missing_sync",	"missing-sync-for-device", noncontiguous_missing_sync },
+	{ "fragment_missing_sync",	"missing-sync-for-device", fragment_missing_sync },
+	{ "page_pool_missing_sync",	"missing-sync-for-device", page_pool_missing_sync },
+	{ "identical_handles_missing_sync", "missing-sync-for-device",
+	  identical_handles_missing_sync },
 	{ "redundant_sync_single",	"redundant-sync-for-device", redundant_sync_single },
 	{ "redundant_sync_page",	"redundant-sync-for-device", redundant_sync_page },
 	{ "redundant_sync_sg",		"redundant-sync-for-device", redundant_sync_sg },
@@ -808,6 +1528,8 @@ static const struct scenario scenarios[] = {
 	{ "use_after_unmap_page",	"use-after-unmap", use_after_unmap_page },
 	{ "use_after_unmap_sg",		"use-after-unmap", use_after_unmap_sg },
 	{ "use_after_unmap_resource",	"use-after-unmap", use_after_unmap_resource },
+	{ "noncoherent_use_after_free",	"use-after-unmap", noncoherent_use_after_free },
+	{ "late_use_after_unmap",	"use-after-unmap", late_use_after_unmap },
 	{ "out_of_range_single",	"out-of-range", out_of_range_single },
 	{ "out_of_range_page",		"out-of-range", out_of_range_page },
 	{ "out_of_range_sg",		"out-of-range", out_of_range_sg },

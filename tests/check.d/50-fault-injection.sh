@@ -4,7 +4,10 @@
 # 1. test_dma_owner's "random" scenario: thousands of random correct
 #    operations with misuse of every kind injected at a seeded rate; the
 #    tracker must detect exactly what was injected, kind by kind, on
-#    dma-direct, swiotlb and intel-iommu.
+#    dma-direct, swiotlb and intel-iommu. Besides single mappings the
+#    workload keeps skip-sync pages whose fragments change hands on their
+#    own, dma_alloc_noncoherent() memory and buffers mapped twice (equal
+#    handles on dma-direct), and injects into those too.
 # 2. fail_dma_map: dma_map_*() fails on demand under nvme I/O; the
 #    driver's error path must cope (contents still verified, no splat),
 #    the failures must really have been injected, and the tracker must not

@@ -4,8 +4,10 @@
 # scenario with what the tracker said about it through each channel:
 #   R name=N expect=K dev=D handle=H violations=V kindcount=C
 #     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
-#     tracen=C tracekind=K tracedev=D tracehandle=H
-# (handles in decimal, so that every channel's spelling compares)
+#     tracen=C tracekind=K tracedev=D tracehandle=H dmadebug_maperr=C
+# (handles in decimal, so that every channel's spelling compares;
+# dmadebug_maperr counts CONFIG_DMA_API_DEBUG's unchecked map error reports,
+# which must go on beside the tracker's)
 D=/sys/kernel/debug/dma-owner
 T=/sys/kernel/debug/test_dma_owner
 modprobe test_dma_owner || { echo "cannot load test_dma_owner"; exit 1; }
@@ -15,6 +17,9 @@ stat() { sed -n "s/^$1: //p" $D/stats; }
 dec() { [ -n "$1" ] && echo $(($1)) || echo -; }
 TR=/sys/kernel/tracing
 echo 1 >$TR/events/dma_owner/dma_owner_violation/enable
+# dma-debug prints its first error only, unless told to print them all.
+A=/sys/kernel/debug/dma-api/all_errors
+[ -f $A ] && echo 1 >$A
 names=${*:-$(grep -v "^random " $T/scenarios | cut -d" " -f1)}
 for name in $names; do
 	expect=$(grep "^$name " $T/scenarios | cut -d' ' -f2)
@@ -45,5 +50,6 @@ for name in $names; do
 		"dmesgall=$(grep -c 'dma-owner: [a-z-]* in ' /tmp/dmesg)" \
 		"dmesgdev=$(grep -c "dma-owner: device $dev driver" /tmp/dmesg)" \
 		"tracen=$(wc -l </tmp/trace) tracekind=$tracekind tracedev=$tracedev" \
-		"tracehandle=$(dec $tracehandle)"
+		"tracehandle=$(dec $tracehandle)" \
+		"dmadebug_maperr=$(grep -c 'failed to check map error' /tmp/dmesg)"
 done
