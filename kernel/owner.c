@@ -1762,7 +1762,7 @@ MODULE_PARM_DESC(map_stacks,
 module_param(hash_entries, ulong, 0444);
 MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)");
 
-#define MAX_UNMAPPED_ENTRIES	(1U << 20)
+#define MAX_UNMAPPED_ENTRIES	SZ_1M
 
 static int unmapped_entries_set(const char *val, const struct kernel_param *kp)
 {

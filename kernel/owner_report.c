@@ -278,7 +278,7 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 		print_entry(seq, &r->entry, now);
 		if (r->kind == DMA_OWNER_USE_AFTER_UNMAP)
 			out(seq, "%s by %pS %ums ago\n",
-			    dma_owner_op_name(DMA_OWNER_OP_UNMAP, r->entry.api),
+			    r->entry.api >= DMA_OWNER_API_PAGES ? "freed" : "unmapped",
 			    (void *)r->unmap_caller,
 			    jiffies_to_msecs(now - r->unmap_jiffies));
 	}
