@@ -175,9 +175,11 @@ static void lose_all_completeness_locked(void)
 
 static void set_device_complete(struct device *dev, bool complete)
 {
-	struct dev_state *st, *found = NULL;
+	struct dev_state *st, *found = NULL, *spare;
 	unsigned long flags;
 
+	/* Not under the raw lock: that would sleep on PREEMPT_RT. */
+	spare = kmalloc(sizeof(*spare), GFP_ATOMIC | __GFP_NOWARN);
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	hash_for_each_possible(dev_states, st, node, (unsigned long)dev) {
 		if (st->dev == dev) {
@@ -186,7 +188,8 @@ static void set_device_complete(struct device *dev, bool complete)
 		}
 	}
 	if (!found) {
-		found = kmalloc(sizeof(*found), GFP_ATOMIC | __GFP_NOWARN);
+		found = spare;
+		spare = NULL;
 		if (!found) {
 			/* Cannot remember it: forget what we know, never guess. */
 			if (!complete)
@@ -200,6 +203,7 @@ static void set_device_complete(struct device *dev, bool complete)
 	found->complete = complete;
 out:
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	kfree(spare);
 }
 
 /**
@@ -424,9 +428,15 @@ static void insert(struct dma_owner_entry *e)
 	unsigned long flags;
 	long live, peak;
 
-	/* Lookups must see the level before they can miss the entry. */
-	if (!test_bit(e->level, &levels_used))
+	/*
+	 * Lookups must see the level before they can miss the entry: the bit
+	 * is ordered before the entry is linked, and a CPU that learns the
+	 * handle from this one (through the driver) sees both.
+	 */
+	if (!test_bit(e->level, &levels_used)) {
 		set_bit(e->level, &levels_used);
+		smp_mb__after_atomic();
+	}
 	b = bucket(e->dev, e->level, (u64)e->handle >> LEVEL_SHIFT(e->level));
 	lock_bucket(b, &flags);
 	hlist_bl_add_head(&e->node, b);
@@ -1600,12 +1610,16 @@ int dma_owner_set_filter(const char *name)
 			return -ENOMEM;
 	}
 	mutex_lock(&enable_mutex);
-	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
-	synchronize_rcu();
-	flush_table();
+	/*
+	 * Completeness goes first: the hooks run on, and a mapping flushed
+	 * below and then unmapped must not be taken for an unknown handle.
+	 */
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	lose_all_completeness_locked();
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
+	synchronize_rcu();
+	flush_table();
 	mutex_unlock(&enable_mutex);
 	kfree(old);
 	return 0;
@@ -1824,9 +1838,13 @@ static int __init alloc_unmapped(void)
 	if (!unmapped_entries)
 		return 0;
 	sets = roundup_pow_of_two(DIV_ROUND_UP(unmapped_entries, UNMAPPED_WAYS));
-	unmapped = kvcalloc(sets, sizeof(*unmapped), GFP_KERNEL);
-	if (!unmapped)
-		return -ENOMEM;
+	unmapped = kvcalloc(sets, sizeof(*unmapped), GFP_KERNEL | __GFP_NOWARN);
+	if (!unmapped) {
+		/* Track all the same: misses are then unknown-handle. */
+		pr_warn("no memory for %u unmapped records: use-after-unmap is reported as unknown-handle\n",
+			unmapped_entries);
+		return 0;
+	}
 	for (i = 0; i < sets; i++)
 		raw_spin_lock_init(&unmapped[i].lock);
 	unmapped_shift = ilog2(sets);

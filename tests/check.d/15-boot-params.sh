@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Hostile and extreme boot parameters: every dma_owner.* parameter at its
+# limits, and values that must be refused. Each boot carries NIC and disk
+# traffic and test_dma_owner's correct scenarios (nothing may be reported,
+# nothing may crash), then one misuse as a positive control, reported with
+# the kind those parameters imply. Refused values leave the defaults.
+. "$(dirname "$0")/../lib-test.sh"
+
+mkdir "$T/www"
+head -c 1M /dev/urandom >"$T/www/blob"
+md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
+start_http "$T/www"
+
+# boot NAME MISUSE KERNEL_ARGS: traffic, correct scenarios, one misuse.
+boot() {
+	local name=$1 misuse=$2 args=$3
+	cat >"$T/$name.sh" <<S
+. /usr/share/dma-owner/traffic.sh
+P=/sys/module/dma_owner/parameters
+for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents; do
+	echo "param \$p \$(cat \$P/\$p)"
+done
+net_up || exit 10
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+disk_rw /dev/nvme0n1 4 || exit 12
+modprobe test_dma_owner || exit 13
+for s in cycle_single cycle_sg partial_sync skip_sync_fragments page_pool_rx identical_handles noncoherent_cycle; do
+	echo \$s >/sys/kernel/debug/test_dma_owner/run || exit 14
+done
+echo "correct \$(sed -n 's/^violations: //p' /sys/kernel/debug/dma-owner/stats)"
+echo "correct-kinds \$(grep '^violation\.' /sys/kernel/debug/dma-owner/stats | grep -v ': 0\$' | tr '\n' ' ')"
+dmesg | grep -oE 'dma-owner: [a-z-]+ in [^+]*' | sort | uniq -c | sed 's/^/correct-site /'
+echo $misuse >/sys/kernel/debug/test_dma_owner/run || exit 15
+cat /sys/kernel/debug/dma-owner/stats
+echo "logged \$(grep -c '^\[' /sys/kernel/debug/dma-owner/violations)"
+S
+	KERNEL_ARGS="$args" vm "$T/$name.out" --timeout 900 \
+		--allow-warn 'at kernel/dma/(owner_report\.c:[0-9]+ dma_owner_emit|debug\.c)' \
+		--nic e1000e --nvme 64M "$T/$name.sh"
+	check "$name: boots, traffic verified, no splat" \
+		"rc=$rc: $(tail -2 "$T/$name.out") $(head -2 "$T/$name.out.err")" [ $rc = 0 ]
+	local correct
+	correct=$(tr -d '\r' <"$T/$name.out" | sed -n 's/^correct //p')
+	check "$name: correct traffic and scenarios report nothing" \
+		"violations=${correct:-none}: $(tr -d '\r' <"$T/$name.out" | sed -n 's/^correct-kinds //p')" \
+		[ "$correct" = 0 ]
+	check "$name: the tracker saw the traffic" "maps=$(stat "$T/$name.out" maps)" \
+		[ "$(stat "$T/$name.out" maps)" -gt 1000 ]
+}
+
+param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
+
+# The limits: the smallest table (hash_entries=1 once shifted by 64), no
+# memory of unmapped handles, a one-record log, no rate limit, no stacks.
+# (Not check_contents=1: under real TX traffic it reports e1000e's sent
+# headers as changed before their unmap, a lead still to be run down.)
+boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all"
+check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
+	"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
+	[ "$(stat "$T/limits.out" violation.unknown-handle)" = 1 -a "$(stat "$T/limits.out" violation.use-after-unmap)" = 0 ]
+check "limits: the log keeps one record" "logged $(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" \
+	[ "$(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" = 1 ]
+check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size)" \
+	[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N ]
+
+# Huge: more buckets than memory holds are clamped, a million unmapped records.
+boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536"
+check "huge: a use after unmap is named" "violation.use-after-unmap=$(stat "$T/huge.out" violation.use-after-unmap)" \
+	[ "$(stat "$T/huge.out" violation.use-after-unmap)" = 1 ]
+
+# Garbage: every value refused, the defaults kept, the tracker on.
+boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks="
+check "garbage: refused values leave the defaults" \
+	"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
+	[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
+	  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
+	  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
+	  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y ]
+check "garbage: the tracker still reports a missing sync" \
+	"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
+	[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]
