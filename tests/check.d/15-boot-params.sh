@@ -53,8 +53,9 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 
 # The limits: the smallest table (hash_entries=1 once shifted by 64), no
 # memory of unmapped handles, a one-record log, no rate limit, no stacks.
-# (Not check_contents=1: under real TX traffic it reports e1000e's sent
-# headers as changed before their unmap, a lead still to be run down.)
+# (Not check_contents=1: QEMU's e1000e writes offloaded TCP checksums into
+# the guest's TX buffers, which the content check rightly sees change;
+# Documentation/dma-owner.rst, "Limits".)
 boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all"
 check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
 	"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
