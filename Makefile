@@ -4,7 +4,8 @@
 #   make run          fresh machine -> packages, kernel, boot, demo
 #   make check        the whole test suite; ends with "N passed, N failed"
 #   make shell        interactive guest
-#   make vm-run SCRIPT=path [VM_FILES=dir] [QEMU_ARGS=..] [KERNEL_ARGS=..]
+#   make vm-run SCRIPT=path [VM_FILES=dir] [VM_OPTS=..] [VM_STATUS=file]
+#                     [QEMU_ARGS=..] [KERNEL_ARGS=..]
 #   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisectability, Sphinx (in check)
@@ -23,7 +24,7 @@ export QEMU_ARGS KERNEL_ARGS ACCEL
 all: help
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@scripts/setup.sh
@@ -41,9 +42,13 @@ shell: kernel
 check: kernel
 	@tests/check.sh
 
+# make itself exits 2 on any failure: the guest's status is printed on
+# stderr, "vm-run: exit status N", and written to the file VM_STATUS names.
 vm-run: kernel
-	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=path [VM_FILES=dir]" >&2; exit 2; }
-	@tests/vm/run-vm.sh $(if $(VM_FILES),--files "$(VM_FILES)") "$(SCRIPT)"
+	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=path [VM_FILES=dir] [VM_OPTS='--nvme 64M ...'] [VM_STATUS=file]" >&2; exit 2; }
+	@tests/vm/run-vm.sh $(VM_OPTS) $(if $(VM_FILES),--files "$(VM_FILES)") "$(SCRIPT)"; rc=$$?; \
+	echo "vm-run: exit status $$rc" >&2; \
+	$(if $(VM_STATUS),echo $$rc >"$(VM_STATUS)";) exit $$rc
 
 kdir:
 	@. scripts/lib.sh && test -f "$$BUILD/Makefile" || { echo "no kernel built yet: run 'make kernel'" >&2; exit 2; }; echo "$$BUILD"

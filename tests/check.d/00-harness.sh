@@ -42,6 +42,15 @@ rc=$?
 check "vm-run loads a VM_FILES module and returns 0" "rc=$rc: $(tail -3 "$T/out.err")" [ $rc = 0 ]
 check "vm-run prints the script output" "no 'loaded'" grep -qx loaded "$T/out"
 
+# Through make the status is a line and a file, not make's own exit code.
+make -s -C "$REPO" vm-run SCRIPT="$T/exit3.sh" VM_STATUS="$T/status" VM_OPTS="--timeout 120" \
+	>"$T/out" 2>"$T/out.err"
+rc=$?
+check "vm-run: make fails when the script fails" "rc=$rc" [ $rc != 0 ]
+check "vm-run: the script's status is printed and written" \
+	"stderr: $(tail -2 "$T/out.err" | tr '\n' ' '), VM_STATUS: $(cat "$T/status" 2>&1)" \
+	[ "$(grep -cx 'vm-run: exit status 3' "$T/out.err")" = 1 -a "$(cat "$T/status" 2>/dev/null)" = 3 ]
+
 echo 'insmod warn_test.ko warn=1; echo after' >"$T/warn.sh"
 vm "$T/out" --files "$T/files" "$T/warn.sh"
 check "an unexpected WARN fails the run" "rc=$rc, want 125" [ $rc = 125 ]
