@@ -428,13 +428,13 @@ static void insert(struct dma_owner_entry *e)
 	unsigned long flags;
 	long live, peak;
 
-	/*
-	 * Lookups must see the level before they can miss the entry: the bit
-	 * is ordered before the entry is linked, and a CPU that learns the
-	 * handle from this one (through the driver) sees both.
-	 */
+	/* Lookups must see the level before they can miss the entry. */
 	if (!test_bit(e->level, &levels_used)) {
 		set_bit(e->level, &levels_used);
+		/*
+		 * The bit before the entry is linked: a CPU that learns the
+		 * handle from this one (through the driver) sees both.
+		 */
 		smp_mb__after_atomic();
 	}
 	b = bucket(e->dev, e->level, (u64)e->handle >> LEVEL_SHIFT(e->level));
