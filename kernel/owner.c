@@ -254,6 +254,38 @@ static u64 entry_chunk(const struct dma_owner_entry *e)
 	return (u64)e->handle >> LEVEL_SHIFT(e->level);
 }
 
+/* A (level, chunk) a mapping can be hashed at. */
+struct place {
+	unsigned int level;
+	u64 chunk;
+};
+
+#define MAX_PLACES	(2 * NR_LEVELS)
+
+/*
+ * The places of the mappings that may hold @addr, or with @starts only
+ * those that start at it: a mapping starts in the chunk of an address it
+ * holds or in the chunk before, at its own level. Levels never used are
+ * skipped. The live table and the unmapped table are both probed so.
+ */
+static unsigned int places_of(dma_addr_t addr, bool starts, struct place *p)
+{
+	unsigned long used = READ_ONCE(levels_used);
+	unsigned int l, n = 0;
+	u64 chunk;
+
+	for_each_set_bit(l, &used, NR_LEVELS) {
+		chunk = (u64)addr >> LEVEL_SHIFT(l);
+		p[n].level = l;
+		p[n++].chunk = chunk;
+		if (!starts && chunk) {
+			p[n].level = l;
+			p[n++].chunk = chunk - 1;
+		}
+	}
+	return n;
+}
+
 static void lock_bucket(struct hlist_bl_head *b, unsigned long *flags)
 {
 	local_irq_save(*flags);
@@ -528,39 +560,34 @@ static void remember_unmapped(const struct dma_owner_entry *e,
 static bool find_unmapped(struct device *dev, dma_addr_t addr,
 			  struct dma_owner_report *r)
 {
-	unsigned long used = READ_ONCE(levels_used);
+	struct place p[MAX_PLACES];
 	struct unmapped_rec *rec;
 	struct unmapped_set *set;
-	unsigned int l, pass, i;
+	unsigned int n, i, w;
 	unsigned long flags;
 	bool found = false;
-	u64 chunk;
 
 	if (!unmapped)
 		return false;
-	for_each_set_bit(l, &used, NR_LEVELS) {
-		for (pass = 0; pass < 2; pass++) {
-			chunk = ((u64)addr >> LEVEL_SHIFT(l)) - pass;
-			if (pass && chunk == U64_MAX)
-				break;
-			set = unmapped_set(dev, l, chunk);
-			raw_spin_lock_irqsave(&set->lock, flags);
-			for (i = 0; i < UNMAPPED_WAYS; i++) {
-				rec = &set->way[i];
-				if (rec->e.dev != dev || addr < rec->e.handle ||
-				    addr - rec->e.handle >= rec->e.size)
-					continue;
-				if (found &&
-				    time_before((unsigned long)rec->unmap_jiffies,
-						(unsigned long)r->unmap_jiffies))
-					continue;
-				r->entry = rec->e;
-				r->unmap_caller = rec->unmap_caller;
-				r->unmap_jiffies = rec->unmap_jiffies;
-				found = true;
-			}
-			raw_spin_unlock_irqrestore(&set->lock, flags);
+	n = places_of(addr, false, p);
+	for (i = 0; i < n; i++) {
+		set = unmapped_set(dev, p[i].level, p[i].chunk);
+		raw_spin_lock_irqsave(&set->lock, flags);
+		for (w = 0; w < UNMAPPED_WAYS; w++) {
+			rec = &set->way[w];
+			if (rec->e.dev != dev || addr < rec->e.handle ||
+			    addr - rec->e.handle >= rec->e.size)
+				continue;
+			if (found &&
+			    time_before((unsigned long)rec->unmap_jiffies,
+					(unsigned long)r->unmap_jiffies))
+				continue;
+			r->entry = rec->e;
+			r->unmap_caller = rec->unmap_caller;
+			r->unmap_jiffies = rec->unmap_jiffies;
+			found = true;
 		}
+		raw_spin_unlock_irqrestore(&set->lock, flags);
 	}
 	return found;
 }
@@ -877,53 +904,47 @@ static u32 owner_sig(const struct dma_owner_entry *e)
 /* Every live mapping the call may mean, and the one it suits best. */
 static void find_candidates(const struct call *c, struct candidates *k)
 {
-	unsigned long used = READ_ONCE(levels_used);
+	struct place p[MAX_PLACES];
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned int l, pass, score;
+	unsigned int n, i, score;
 	unsigned long flags, kinds;
-	u64 chunk;
 
 	memset(k, 0, sizeof(*k));
 	k->common = ~0UL;
 	k->score = UINT_MAX;
-	for_each_set_bit(l, &used, NR_LEVELS) {
-		/* A mapping starts in the chunk of an address it holds or before. */
-		for (pass = 0; pass < (c->op == DMA_OWNER_OP_UNMAP ? 1 : 2); pass++) {
-			chunk = ((u64)c->addr >> LEVEL_SHIFT(l)) - pass;
-			if (pass && chunk == U64_MAX)
-				break;
-			b = bucket(c->dev, l, chunk);
-			if (hlist_bl_empty(b))
+	n = places_of(c->addr, c->op == DMA_OWNER_OP_UNMAP, p);
+	for (i = 0; i < n; i++) {
+		b = bucket(c->dev, p[i].level, p[i].chunk);
+		if (hlist_bl_empty(b))
+			continue;
+		lock_bucket(b, &flags);
+		hlist_bl_for_each_entry(e, pos, b, node) {
+			/* Each entry is seen at its own place only. */
+			if (e->level != p[i].level || entry_chunk(e) != p[i].chunk ||
+			    !fits(c, e))
 				continue;
-			lock_bucket(b, &flags);
-			hlist_bl_for_each_entry(e, pos, b, node) {
-				/* Each entry is seen at its own place only. */
-				if (e->level != l || entry_chunk(e) != chunk ||
-				    !fits(c, e))
-					continue;
-				kinds = call_kinds(c, e);
-				score = call_score(c, e, kinds);
-				k->n++;
-				k->common &= kinds;
-				k->skip_sync |= e->skip_sync;
-				if (SCORE_CLASS(score) < SCORE_CLASS(k->score))
-					k->tie_differs = false;
-				else if (SCORE_CLASS(score) == SCORE_CLASS(k->score) &&
-					 owner_sig(e) != k->owner_sig)
-					k->tie_differs = true;
-				if (score < k->score) {
-					k->score = score;
-					k->b = b;
-					k->e = e;
-					k->kinds = kinds;
-					k->owner_sig = owner_sig(e);
-					k->need_spare = need_spare(c, e);
-				}
+			kinds = call_kinds(c, e);
+			score = call_score(c, e, kinds);
+			k->n++;
+			k->common &= kinds;
+			k->skip_sync |= e->skip_sync;
+			if (SCORE_CLASS(score) < SCORE_CLASS(k->score))
+				k->tie_differs = false;
+			else if (SCORE_CLASS(score) == SCORE_CLASS(k->score) &&
+				 owner_sig(e) != k->owner_sig)
+				k->tie_differs = true;
+			if (score < k->score) {
+				k->score = score;
+				k->b = b;
+				k->e = e;
+				k->kinds = kinds;
+				k->owner_sig = owner_sig(e);
+				k->need_spare = need_spare(c, e);
 			}
-			unlock_bucket(b, flags);
 		}
+		unlock_bucket(b, flags);
 	}
 	if (!k->n)
 		k->common = 0;
@@ -964,38 +985,33 @@ static bool lock_best(const struct call *c, struct candidates *k,
  */
 static void blur(const struct call *c, bool skip_sync)
 {
-	unsigned long used = READ_ONCE(levels_used);
+	struct place p[MAX_PLACES];
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned int l, pass;
 	unsigned long flags;
-	u64 chunk;
+	unsigned int n, i;
 
-	for_each_set_bit(l, &used, NR_LEVELS) {
-		for (pass = 0; pass < 2; pass++) {
-			chunk = ((u64)c->addr >> LEVEL_SHIFT(l)) - pass;
-			if (pass && chunk == U64_MAX)
-				break;
-			b = bucket(c->dev, l, chunk);
-			lock_bucket(b, &flags);
-			hlist_bl_for_each_entry(e, pos, b, node) {
-				if (!fits(c, e))
-					continue;
-				if (e->fragmented) {
-					e->ranges->nr = 1;
-					e->ranges->r[0].lo = 0;
-					e->ranges->r[0].hi = e->size;
-				} else {
-					e->cpu_lo = 0;
-					e->cpu_hi = e->size;
-				}
-				e->inexact = 1;
-				/* The sync it meant may never be redundant. */
-				e->skip_sync |= skip_sync;
+	n = places_of(c->addr, c->op == DMA_OWNER_OP_UNMAP, p);
+	for (i = 0; i < n; i++) {
+		b = bucket(c->dev, p[i].level, p[i].chunk);
+		lock_bucket(b, &flags);
+		hlist_bl_for_each_entry(e, pos, b, node) {
+			if (!fits(c, e))
+				continue;
+			if (e->fragmented) {
+				e->ranges->nr = 1;
+				e->ranges->r[0].lo = 0;
+				e->ranges->r[0].hi = e->size;
+			} else {
+				e->cpu_lo = 0;
+				e->cpu_hi = e->size;
 			}
-			unlock_bucket(b, flags);
+			e->inexact = 1;
+			/* The sync it meant may never be redundant. */
+			e->skip_sync |= skip_sync;
 		}
+		unlock_bucket(b, flags);
 	}
 }
 
@@ -1306,6 +1322,14 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	if (filtered_out(dev))
 		return;
 	for_each_sg(sg, s, ents, i) {
+		/*
+		 * The segments are those before the first with no DMA length,
+		 * as sg_call() walks them: the rest go untracked.
+		 */
+		if (!sg_dma_len(s)) {
+			count_untracked(dev);
+			break;
+		}
 		/* Segment i is sg entry i only when nothing was merged. */
 		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
 		map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,

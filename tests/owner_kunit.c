@@ -716,6 +716,28 @@ static void test_sg_merged(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/*
+ * A segment with no DMA length ends the list, at map as at unmap: what
+ * follows it is not tracked, so nothing is left behind to leak.
+ */
+static void test_sg_zero_length_segment(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 4);
+	long live = atomic_long_read(&dma_owner_stats.live);
+	struct device *dev = DEV(test);
+
+	sg_dma_len(&sgl[1]) = 0;
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live + 1);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	dma_owner_driver_unbound(dev);
+	EXPECT_SILENT(test);
+}
+
 /* A zero-out bio: every segment maps ZERO_PAGE, one handle for all. */
 static void test_sg_identical_segments(struct kunit *test)
 {
@@ -904,6 +926,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg),
 	KUNIT_CASE(test_sg_merged),
 	KUNIT_CASE(test_sg_identical_segments),
+	KUNIT_CASE(test_sg_zero_length_segment),
 	KUNIT_CASE(test_sg_dir_and_range),
 	KUNIT_CASE(test_resource),
 	KUNIT_CASE(test_untracked_is_silent),
