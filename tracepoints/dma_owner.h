@@ -27,6 +27,19 @@ enum dma_owner_state {
 	DMA_OWNER_STATE_CPU,		/* the CPU owns all or part of it */
 	DMA_OWNER_STATE_MIXED,		/* the CPU owns parts, not one range */
 };
+
+/*
+ * A driver unbinds while its own calls are traced, and __string() would
+ * evaluate its source twice (length, then copy): read dev->driver once,
+ * into a fixed field.
+ */
+#define DMA_OWNER_TRACE_DRIVER_LEN	32
+static inline const char *dma_owner_trace_driver(const struct device *dev)
+{
+	const struct device_driver *drv = READ_ONCE(dev->driver);
+
+	return drv ? drv->name : "";
+}
 #endif
 
 TRACE_DEFINE_ENUM(DMA_OWNER_STATE_NONE);
@@ -59,7 +72,7 @@ DECLARE_EVENT_CLASS(dma_owner_transition,
 
 	TP_STRUCT__entry(
 		__string(device, dev_name(dev))
-		__string(driver, dev->driver ? dev->driver->name : "")
+		__array(char, driver, DMA_OWNER_TRACE_DRIVER_LEN)
 		__field(u64, handle)
 		__field(size_t, size)
 		__field(int, dir)
@@ -70,7 +83,8 @@ DECLARE_EVENT_CLASS(dma_owner_transition,
 
 	TP_fast_assign(
 		__assign_str(device);
-		__assign_str(driver);
+		strscpy(__entry->driver, dma_owner_trace_driver(dev),
+			DMA_OWNER_TRACE_DRIVER_LEN);
 		__entry->handle = handle;
 		__entry->size = size;
 		__entry->dir = dir;
@@ -80,7 +94,7 @@ DECLARE_EVENT_CLASS(dma_owner_transition,
 	),
 
 	TP_printk("%s %s handle=0x%llx size=%zu dir=%s owner=%s->%s caller=%pS",
-		  __get_str(driver), __get_str(device), __entry->handle,
+		  __entry->driver, __get_str(device), __entry->handle,
 		  __entry->size, show_dma_owner_dir(__entry->dir),
 		  show_dma_owner_state(__entry->owner_before),
 		  show_dma_owner_state(__entry->owner_after),
@@ -115,7 +129,7 @@ TRACE_EVENT(dma_owner_violation,
 	TP_STRUCT__entry(
 		__string(kind, kind)
 		__string(device, dev_name(dev))
-		__string(driver, dev->driver ? dev->driver->name : "")
+		__array(char, driver, DMA_OWNER_TRACE_DRIVER_LEN)
 		__field(u64, handle)
 		__field(size_t, size)
 		__field(int, dir)
@@ -126,7 +140,8 @@ TRACE_EVENT(dma_owner_violation,
 	TP_fast_assign(
 		__assign_str(kind);
 		__assign_str(device);
-		__assign_str(driver);
+		strscpy(__entry->driver, dma_owner_trace_driver(dev),
+			DMA_OWNER_TRACE_DRIVER_LEN);
 		__entry->handle = handle;
 		__entry->size = size;
 		__entry->dir = dir;
@@ -135,7 +150,7 @@ TRACE_EVENT(dma_owner_violation,
 	),
 
 	TP_printk("%s %s %s handle=0x%llx size=%zu dir=%s owner=%s caller=%pS",
-		  __get_str(kind), __get_str(driver), __get_str(device),
+		  __get_str(kind), __entry->driver, __get_str(device),
 		  __entry->handle, __entry->size,
 		  show_dma_owner_dir(__entry->dir),
 		  show_dma_owner_state(__entry->owner),
