@@ -89,12 +89,15 @@ static ssize_t clear_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	int one = get_bool(ubuf, count);
+	int ret;
 
 	if (one < 0)
 		return one;
 	if (one != 1)
 		return -EINVAL;
-	dma_owner_log_clear();
+	ret = dma_owner_log_clear();
+	if (ret)
+		return ret;
 	dma_owner_clear_counters();
 	return count;
 }

@@ -218,7 +218,7 @@ const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 				   size_t len);
 int dma_owner_log_resize(unsigned int size);
 unsigned int dma_owner_log_size(void);
-void dma_owner_log_clear(void);
+int dma_owner_log_clear(void);
 u64 dma_owner_log_count(void);
 int dma_owner_log_show(struct seq_file *seq, u64 index);
 extern int dma_owner_report_mode;

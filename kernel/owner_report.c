@@ -291,15 +291,23 @@ struct log_record {
 	u64 seq;
 	u64 time_ns;
 	u32 jiffies;
+	bool used;
 	char dev[32];
 	char drv[32];
 	struct dma_owner_report r;
 };
 
+/*
+ * Reports are added in any context under the raw log_lock, which is held for
+ * one record at a time; readers, resizes and clears are serialised by
+ * log_mutex, so that moving up to 64K records (13 MB) to a new ring happens
+ * in process context, one record per lock hold, while reports go on.
+ */
 static unsigned int log_size = 64;
 static struct log_record *log_ring;
 static u64 log_next;			/* sequence number of the next record */
 static DEFINE_RAW_SPINLOCK(log_lock);
+static DEFINE_MUTEX(log_mutex);
 
 static void log_report(const struct dma_owner_report *r)
 {
@@ -310,6 +318,7 @@ static void log_report(const struct dma_owner_report *r)
 	if (log_ring) {
 		rec = &log_ring[log_next % log_size];
 		rec->seq = log_next++;
+		rec->used = true;
 		rec->time_ns = local_clock();
 		rec->jiffies = jiffies;
 		strscpy(rec->dev, dev_name(r->dev), sizeof(rec->dev));
@@ -323,30 +332,46 @@ static void log_report(const struct dma_owner_report *r)
  * dma_owner_log_resize() - set how many reports the violations log keeps
  * @size: 1 to 65536
  *
- * The newest reports are kept.
+ * The newest reports are kept. Reports made during the resize go to the new
+ * ring at once; the old records are then moved under it, one at a time,
+ * where no newer report has taken their place.
  *
  * Context: process context.
  * Return: 0, -EINVAL for a bad size, -ENOMEM.
  */
 int dma_owner_log_resize(unsigned int size)
 {
-	struct log_record *ring, *old;
+	struct log_record *ring, *old, *slot;
+	unsigned int old_size;
 	unsigned long flags;
-	u64 s, first;
+	u64 s, first, end;
 
 	if (size < 1 || size > 65536)
 		return -EINVAL;
 	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
 	if (!ring)
 		return -ENOMEM;
+	mutex_lock(&log_mutex);
 	raw_spin_lock_irqsave(&log_lock, flags);
-	first = log_next > min(size, log_size) ? log_next - min(size, log_size) : 0;
-	for (s = first; log_ring && s < log_next; s++)
-		ring[s % size] = log_ring[s % log_size];
 	old = log_ring;
+	old_size = log_size;
+	end = log_next;
 	log_ring = ring;
 	log_size = size;
 	raw_spin_unlock_irqrestore(&log_lock, flags);
+
+	first = end > min(size, old_size) ? end - min(size, old_size) : 0;
+	for (s = first; old && s < end; s++) {
+		raw_spin_lock_irqsave(&log_lock, flags);
+		slot = &ring[s % size];
+		/* Keep it if the newest @size reports still include it. */
+		if (!slot->used && log_next - s <= size)
+			*slot = old[s % old_size];
+		raw_spin_unlock_irqrestore(&log_lock, flags);
+		if (!(s & 255))
+			cond_resched();
+	}
+	mutex_unlock(&log_mutex);
 	kvfree(old);
 	return 0;
 }
@@ -379,16 +404,32 @@ u64 dma_owner_log_count(void)
 
 /**
  * dma_owner_log_clear() - empty the violations log
+ *
+ * The ring is replaced by an empty one, so that the raw lock is not held
+ * while megabytes are cleared.
+ *
+ * Context: process context.
+ * Return: 0, or -ENOMEM with the log as it was.
  */
-void dma_owner_log_clear(void)
+int dma_owner_log_clear(void)
 {
+	struct log_record *ring, *old;
 	unsigned long flags;
 
+	mutex_lock(&log_mutex);
+	ring = kvcalloc(log_size, sizeof(*ring), GFP_KERNEL);
+	if (!ring) {
+		mutex_unlock(&log_mutex);
+		return -ENOMEM;
+	}
 	raw_spin_lock_irqsave(&log_lock, flags);
-	if (log_ring)
-		memset(log_ring, 0, sizeof(*log_ring) * log_size);
+	old = log_ring;
+	log_ring = ring;
 	log_next = 0;
 	raw_spin_unlock_irqrestore(&log_lock, flags);
+	mutex_unlock(&log_mutex);
+	kvfree(old);
+	return 0;
 }
 
 /**
@@ -407,16 +448,19 @@ int dma_owner_log_show(struct seq_file *seq, u64 index)
 	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
+	mutex_lock(&log_mutex);		/* not during a resize's move */
 	raw_spin_lock_irqsave(&log_lock, flags);
 	first = log_next > log_size ? log_next - log_size : 0;
 	n = first + index;
 	if (!log_ring || n >= log_next) {
 		raw_spin_unlock_irqrestore(&log_lock, flags);
+		mutex_unlock(&log_mutex);
 		kfree(rec);
 		return -ENOENT;
 	}
 	*rec = log_ring[n % log_size];
 	raw_spin_unlock_irqrestore(&log_lock, flags);
+	mutex_unlock(&log_mutex);
 
 	seq_printf(seq, "[%llu] at %llu.%06llu s\n", rec->seq,
 		   rec->time_ns / NSEC_PER_SEC, (rec->time_ns % NSEC_PER_SEC) / 1000);
