@@ -1230,6 +1230,7 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 		    unsigned long caller)
 {
 	struct dma_owner_entry *e;
+	int owner;
 
 	e = new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
@@ -1243,9 +1244,10 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 	e->map_stack = *stack;
 	e->sg_ents = sg_ents;
 	record(e, DMA_OWNER_OP_MAP, caller);
+	owner = dma_owner_state(e);
+	/* In the table, the entry may be unmapped or flushed at once. */
 	insert(e);
-	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
-			    e->cpu_hi ? DMA_OWNER_STATE_CPU : DMA_OWNER_STATE_DEVICE,
+	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE, owner,
 			    caller);
 }
 
