@@ -71,6 +71,7 @@ static unsigned long levels_used;	/* bit L: level L has had entries */
 
 static DEFINE_MUTEX(enable_mutex);	/* serialises on/off switches */
 static bool tracking_on;		/* the state dma_owner_key follows */
+static bool settling;			/* switching: nothing is reported */
 static bool boot_off;			/* dma_owner=off on the command line */
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
@@ -1033,6 +1034,8 @@ static void report_kinds(struct verdict *v, const struct call *c,
 	};
 	unsigned int kind;
 
+	if (READ_ONCE(settling))
+		return;
 	for_each_set_bit(kind, &kinds, DMA_OWNER_NR_KINDS) {
 		if (v->reported & BIT(kind))
 			continue;
@@ -1051,7 +1054,7 @@ static void report_miss(struct verdict *v, const struct call *c)
 		.kind = DMA_OWNER_UNKNOWN_HANDLE,
 	};
 
-	if (!device_complete(c->dev))
+	if (!device_complete(c->dev) || READ_ONCE(settling))
 		return;
 	if (find_unmapped(c->dev, c->addr, &r)) {
 		r.kind = DMA_OWNER_USE_AFTER_UNMAP;
@@ -1477,7 +1480,7 @@ static void drop_device_entries(struct device *dev, bool report)
 				}
 			}
 			unlock_bucket(b, flags);
-			if (found && report) {
+			if (found && report && !READ_ONCE(settling)) {
 				dma_owner_snapshot(&r.entry, found);
 				r.addr = found->handle;
 				r.size = found->size;
@@ -1593,12 +1596,25 @@ int dma_owner_set_enabled(bool on)
 	mutex_lock(&enable_mutex);
 	if (on == tracking_on)
 		goto out;
+	/*
+	 * The hooks' jump sites are in vmlinux and in modules (the inline
+	 * sync wrappers), patched one after the other: for a moment some
+	 * calls are seen and some are not, and an entry made then may have
+	 * missed a transition. Nothing is reported until every site has
+	 * switched and every hook that ran meanwhile is done; then what was
+	 * made meanwhile is forgotten, completeness first.
+	 */
+	WRITE_ONCE(settling, true);
 	if (on) {
-		flush_table();
 		raw_spin_lock_irqsave(&dev_states_lock, flags);
 		lose_all_completeness_locked();
 		raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 		static_branch_enable(&dma_owner_key);
+		synchronize_rcu();
+		raw_spin_lock_irqsave(&dev_states_lock, flags);
+		lose_all_completeness_locked();
+		raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+		flush_table();
 	} else {
 		static_branch_disable(&dma_owner_key);
 		/* Every hook runs under rcu_read_lock(): wait for them. */
@@ -1606,6 +1622,7 @@ int dma_owner_set_enabled(bool on)
 		flush_table();
 	}
 	WRITE_ONCE(tracking_on, on);
+	WRITE_ONCE(settling, false);
 	pr_info("tracking %s\n", on ? "on" : "off");
 out:
 	mutex_unlock(&enable_mutex);
@@ -1639,13 +1656,17 @@ int dma_owner_set_filter(const char *name)
 	/*
 	 * Completeness goes first: the hooks run on, and a mapping flushed
 	 * below and then unmapped must not be taken for an unknown handle.
+	 * Until every hook has the new filter, one call of a mapping may be
+	 * seen and the next not: nothing is reported meanwhile.
 	 */
+	WRITE_ONCE(settling, true);
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	lose_all_completeness_locked();
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
 	synchronize_rcu();
 	flush_table();
+	WRITE_ONCE(settling, false);
 	mutex_unlock(&enable_mutex);
 	kfree(old);
 	return 0;
