@@ -157,6 +157,8 @@ static int stats_show(struct seq_file *m, void *v)
 	for (kind = 0; kind < DMA_OWNER_NR_KINDS; kind++)
 		seq_printf(m, "violation.%s: %ld\n", dma_owner_kind_names[kind],
 			   atomic_long_read(&s->violation[kind]));
+	/* Devices whose unknown handles go unreported, and why. */
+	dma_owner_show_incomplete(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
@@ -195,7 +197,7 @@ static void mappings_stop(struct seq_file *m, void *v)
 
 static int mappings_show(struct seq_file *m, void *v)
 {
-	struct dma_owner_entry *buf = m->private;
+	struct dma_owner_mapping *buf = m->private;
 	unsigned int n, i, skip = 0;
 	u32 now = jiffies;
 	char owner[40];
@@ -207,12 +209,11 @@ static int mappings_show(struct seq_file *m, void *v)
 	do {
 		n = dma_owner_copy_bucket(*(loff_t *)v - 1, skip, buf, COPY_MAX);
 		for (i = 0; i < n; i++) {
-			struct dma_owner_entry *e = &buf[i];
-			const struct device_driver *drv = READ_ONCE(e->dev->driver);
+			struct dma_owner_entry *e = &buf[i].e;
 			void *site = (void *)dma_owner_map_caller(e);
 
 			seq_printf(m, "%s %s %pad %u %s %s %u %u %u %pS\n",
-				   dev_name(e->dev), drv ? drv->name : "-",
+				   buf[i].dev, buf[i].drv,
 				   &e->handle, (u32)e->size,
 				   dma_owner_dir_name(e->dir),
 				   dma_owner_owner_string(e, owner, sizeof(owner)),
@@ -233,7 +234,7 @@ static const struct seq_operations mappings_sops = {
 
 static int mappings_open(struct inode *inode, struct file *file)
 {
-	struct dma_owner_entry *buf = kcalloc(COPY_MAX, sizeof(*buf), GFP_KERNEL);
+	struct dma_owner_mapping *buf = kcalloc(COPY_MAX, sizeof(*buf), GFP_KERNEL);
 	int ret;
 
 	if (!buf)

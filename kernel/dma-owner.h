@@ -62,6 +62,7 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			 bool for_device, unsigned long caller);
 void dma_owner_driver_bound(struct device *dev);
 void dma_owner_driver_unbound(struct device *dev);
+void dma_owner_device_gone(struct device *dev);
 
 static inline void dma_owner_map(struct device *dev, dma_addr_t addr,
 				 size_t size, enum dma_data_direction dir,
@@ -143,6 +144,7 @@ static inline void dma_owner_sync_sg(struct device *dev,
 				     bool for_device, unsigned long caller) { }
 static inline void dma_owner_driver_bound(struct device *dev) { }
 static inline void dma_owner_driver_unbound(struct device *dev) { }
+static inline void dma_owner_device_gone(struct device *dev) { }
 
 #endif /* CONFIG_DMA_OWNER_DEBUG */
 #endif /* _LINUX_DMA_OWNER_H */

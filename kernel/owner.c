@@ -18,7 +18,7 @@
  * (unmap, or a sync from the start) usually hits the first.
  *
  * A lookup that finds nothing is a violation only if the tracker saw every
- * mapping of that device: see device_complete().
+ * mapping of that device: see may_report_miss().
  */
 
 #define pr_fmt(fmt) "dma-owner: " fmt
@@ -35,6 +35,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/scatterlist.h>
+#include <linux/seq_file.h>
 #include <linux/log2.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -124,87 +125,183 @@ static unsigned int unmapped_shift;
 static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
 
 /* ---------------------------------------------------------------------- */
-/* Completeness                                                          */
+/* Devices: what the tracker knows of each                               */
 
 /*
  * A sync or unmap of a handle the table does not hold is a violation only if
- * the tracker saw every mapping the device has. That holds for every device
- * when tracking starts at boot, before any driver. It stops holding for all
- * devices when tracking is switched on at run time (mappings made while it
- * was off are unknown), and for one device when an entry could not be
- * allocated. A device is complete again when a driver binds or unbinds: it
- * then has no mappings. Misses on incomplete devices are not reported.
+ * the tracker saw every mapping of that device: the device is complete. That
+ * holds for every device when tracking starts at boot, before any driver.
+ * It stops holding for all devices when tracking is switched on at run time
+ * or the filter changes (mappings made meanwhile are unknown), and for one
+ * device when a zero-length sg segment ends what a list's calls name. A
+ * device is complete again when a driver binds or unbinds: it then has no
+ * mappings.
  *
- * The few devices with a state of their own live in a small hash; the rest
- * follow default_complete. States from an older epoch are void.
+ * A mapping the tracker could not allocate an entry for (or one too large
+ * for an entry) does not cost the device its completeness: its handle is
+ * remembered, up to UNTRACKED_HANDLES per device, and only calls on it go
+ * unjudged; its unmap forgets it. Only when more are outstanding does the
+ * device become incomplete.
+ *
+ * Each device that maps or binds has a state, allocated when its driver
+ * binds (or at its first map, if it has none) and freed when the device is
+ * deleted: the live count that lets an unbind skip the table walk, and why
+ * the device is incomplete. Devices without one (the allocation failed)
+ * follow default_why. States are read under RCU and written under
+ * dev_states_lock; those of an older epoch are incomplete.
  */
+#define UNTRACKED_HANDLES	8
+
+enum incomplete_why {
+	WHY_COMPLETE,
+	WHY_TRACKING_STARTED,	/* tracking or the filter changed */
+	WHY_UNTRACKED,		/* more untracked mappings than remembered */
+	WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
+};
+
+static const char *const why_names[] = {
+	[WHY_COMPLETE]		  = "complete",
+	[WHY_TRACKING_STARTED]	  = "tracking-started",
+	[WHY_UNTRACKED]		  = "untracked-mappings",
+	[WHY_ZERO_LENGTH_SEGMENT] = "zero-length-segment",
+};
+
 struct dev_state {
 	struct hlist_node node;
+	struct rcu_head rcu;
 	struct device *dev;
+	atomic_long_t live;		/* its entries, in the table or about to be */
 	u32 epoch;
-	bool complete;
+	u8 why;				/* enum incomplete_why */
+	u8 nr_untracked;
+	struct {
+		dma_addr_t handle;
+		u64 size;
+	} untracked[UNTRACKED_HANDLES];
 };
 
 static DEFINE_HASHTABLE(dev_states, 6);
 static DEFINE_RAW_SPINLOCK(dev_states_lock);
 static u32 epoch;
-static bool default_complete;
+static u8 default_why = WHY_TRACKING_STARTED;	/* devices without a state */
+static atomic_t nr_untracked_handles;		/* over all devices */
 
-static bool device_complete(struct device *dev)
+static struct dev_state *find_state(struct device *dev)
+{
+	struct dev_state *st;
+
+	hash_for_each_possible_rcu(dev_states, st, node, (unsigned long)dev,
+				   lockdep_is_held(&dev_states_lock))
+		if (st->dev == dev)
+			return st;
+	return NULL;
+}
+
+/* @dev's state, made if it has none and @gfp allows. Under RCU. */
+static struct dev_state *get_state(struct device *dev, gfp_t gfp)
+{
+	struct dev_state *st, *spare;
+	unsigned long flags;
+
+	st = find_state(dev);
+	if (likely(st))
+		return st;
+	/* Not under the raw lock: that would sleep on PREEMPT_RT. */
+	spare = kzalloc(sizeof(*spare), gfp | __GFP_NOWARN);
+	if (!spare)
+		return NULL;
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (!st) {
+		st = spare;
+		spare = NULL;
+		st->dev = dev;
+		/* It may have mapped, unseen, as a device without a state. */
+		st->epoch = epoch;
+		st->why = default_why;
+		hash_add_rcu(dev_states, &st->node, (unsigned long)dev);
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	kfree(spare);
+	return st;
+}
+
+static enum incomplete_why state_why(const struct dev_state *st)
+{
+	return st->epoch == epoch ? st->why : WHY_TRACKING_STARTED;
+}
+
+/*
+ * Was the call's handle mapped without the tracker seeing it? An unmap
+ * forgets the handle it names.
+ */
+static bool untracked_handle(struct dev_state *st, dma_addr_t addr,
+			     bool unmap)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&dev_states_lock);
+	for (i = 0; i < st->nr_untracked; i++) {
+		if (unmap ? addr != st->untracked[i].handle :
+			    addr - st->untracked[i].handle >= st->untracked[i].size)
+			continue;
+		if (unmap) {
+			st->untracked[i] = st->untracked[--st->nr_untracked];
+			atomic_dec(&nr_untracked_handles);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* May a call that no live mapping fits be reported? */
+static bool may_report_miss(struct device *dev, dma_addr_t addr, bool unmap)
 {
 	struct dev_state *st;
 	unsigned long flags;
-	bool complete;
+	bool ok;
 
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
-	complete = default_complete;
-	hash_for_each_possible(dev_states, st, node, (unsigned long)dev) {
-		if (st->dev == dev && st->epoch == epoch) {
-			complete = st->complete;
-			break;
-		}
-	}
+	st = find_state(dev);
+	if (!st)
+		ok = default_why == WHY_COMPLETE;
+	else
+		ok = state_why(st) == WHY_COMPLETE &&
+		     !untracked_handle(st, addr, unmap);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
-	return complete;
+	return ok;
 }
 
-static void lose_all_completeness_locked(void)
+/*
+ * Could a call that fits a live mapping mean an untracked one instead (the
+ * same memory mapped twice without an IOMMU)? Almost never asked: only
+ * while some device has untracked handles.
+ */
+static bool may_mean_untracked(struct device *dev, dma_addr_t addr)
 {
-	epoch++;
-	default_complete = false;
+	struct dev_state *st;
+	unsigned long flags;
+	bool maybe = false;
+
+	if (likely(!atomic_read(&nr_untracked_handles)))
+		return false;
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (st)
+		maybe = untracked_handle(st, addr, false);
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	return maybe;
 }
 
-static void set_device_complete(struct device *dev, bool complete)
+/* Every device may have mappings the tracker has not seen. */
+static void lose_all_completeness(void)
 {
-	struct dev_state *st, *found = NULL, *spare;
 	unsigned long flags;
 
-	/* Not under the raw lock: that would sleep on PREEMPT_RT. */
-	spare = kmalloc(sizeof(*spare), GFP_ATOMIC | __GFP_NOWARN);
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
-	hash_for_each_possible(dev_states, st, node, (unsigned long)dev) {
-		if (st->dev == dev) {
-			found = st;
-			break;
-		}
-	}
-	if (!found) {
-		found = spare;
-		spare = NULL;
-		if (!found) {
-			/* Cannot remember it: forget what we know, never guess. */
-			if (!complete)
-				lose_all_completeness_locked();
-			goto out;
-		}
-		found->dev = dev;
-		hash_add(dev_states, &found->node, (unsigned long)dev);
-	}
-	found->epoch = epoch;
-	found->complete = complete;
-out:
+	epoch++;
+	default_why = WHY_TRACKING_STARTED;
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
-	kfree(spare);
 }
 
 /**
@@ -213,17 +310,140 @@ out:
  *
  * Called when a driver binds or unbinds; also used by the KUnit suite for
  * its fake devices.
+ *
+ * Context: process context, may sleep.
  */
 void dma_owner_device_reset(struct device *dev)
 {
-	set_device_complete(dev, true);
+	struct dev_state *st, *spare;
+	unsigned long flags;
+
+	spare = kzalloc(sizeof(*spare), GFP_KERNEL | __GFP_NOWARN);
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (!st && spare) {
+		st = spare;
+		spare = NULL;
+		st->dev = dev;
+		hash_add_rcu(dev_states, &st->node, (unsigned long)dev);
+	}
+	if (st) {
+		st->epoch = epoch;
+		st->why = WHY_COMPLETE;
+		atomic_sub(st->nr_untracked, &nr_untracked_handles);
+		st->nr_untracked = 0;
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	kfree(spare);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_reset);
 
-static void count_untracked(struct device *dev)
+/*
+ * A mapping of @dev the tracker does not hold. Under RCU; any context.
+ * @why: WHY_UNTRACKED to remember the handle, if room is left
+ */
+static void count_untracked(struct device *dev, dma_addr_t addr, size_t size,
+			    enum incomplete_why why)
 {
+	struct dev_state *st;
+	unsigned long flags;
+
 	atomic_long_inc(&dma_owner_stats.untracked);
-	set_device_complete(dev, false);
+	st = get_state(dev, GFP_NOWAIT);
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	if (!st) {
+		/* Known of nothing: the same for all devices without a state. */
+		default_why = why;
+	} else if (why == WHY_UNTRACKED && st->nr_untracked < UNTRACKED_HANDLES) {
+		st->untracked[st->nr_untracked].handle = addr;
+		st->untracked[st->nr_untracked].size = size;
+		st->nr_untracked++;
+		atomic_inc(&nr_untracked_handles);
+	} else if (state_why(st) == WHY_COMPLETE) {
+		st->epoch = epoch;
+		st->why = why;
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+}
+
+/* An entry of @dev was made (+1) or freed (-1). Under RCU. */
+static bool count_live(struct device *dev, int delta)
+{
+	struct dev_state *st = delta > 0 ? get_state(dev, GFP_NOWAIT) :
+					   find_state(dev);
+
+	if (!st)
+		return false;
+	/* A state made after the entry never counted it. */
+	if (delta > 0)
+		atomic_long_inc(&st->live);
+	else
+		atomic_long_add_unless(&st->live, -1, 0);
+	return true;
+}
+
+/* Does @dev have entries? Under RCU. */
+static bool has_entries(struct device *dev)
+{
+	struct dev_state *st = find_state(dev);
+
+	return st && atomic_long_read(&st->live);
+}
+
+/* @dev is going: its state with it. */
+static void free_state(struct device *dev)
+{
+	struct dev_state *st;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (st) {
+		hash_del_rcu(&st->node);
+		atomic_sub(st->nr_untracked, &nr_untracked_handles);
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	if (st)
+		kfree_rcu(st, rcu);
+}
+
+/**
+ * dma_owner_show_incomplete() - print the devices whose misses go unjudged
+ * @m: where to, one "incomplete: DEVICE WHY" line each
+ *
+ * WHY is tracking-started, untracked-mappings, zero-length-segment, or
+ * untracked-handles=N when only N handles of an otherwise complete device
+ * are unjudged. "(others)" stands for the devices without a state.
+ *
+ * Return: how many lines.
+ */
+unsigned int dma_owner_show_incomplete(struct seq_file *m)
+{
+	struct dev_state *st;
+	unsigned int bkt, n = 0;
+	enum incomplete_why why;
+	unsigned long flags;
+
+	/* Under the lock that free_state() takes before its device is freed. */
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	hash_for_each(dev_states, bkt, st, node) {
+		why = state_why(st);
+		if (why != WHY_COMPLETE)
+			seq_printf(m, "incomplete: %s %s\n", dev_name(st->dev),
+				   why_names[why]);
+		else if (st->nr_untracked)
+			seq_printf(m, "incomplete: %s untracked-handles=%u\n",
+				   dev_name(st->dev), st->nr_untracked);
+		else
+			continue;
+		n++;
+	}
+	if (READ_ONCE(tracking_on) && default_why != WHY_COMPLETE) {
+		seq_printf(m, "incomplete: (others) %s\n", why_names[default_why]);
+		n++;
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	return n;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -444,6 +664,14 @@ static struct dma_owner_entry *new_entry(struct device *dev, dma_addr_t addr,
 		if (!e)
 			return NULL;
 	}
+	/* No entry without a state to count it: see has_entries(). */
+	if (!count_live(dev, 1)) {
+		if (ce)
+			kmem_cache_free(csum_entry_cache, ce);
+		else
+			kmem_cache_free(entry_cache, e);
+		return NULL;
+	}
 	e->dev = dev;
 	e->handle = addr;
 	e->size = size;
@@ -486,6 +714,9 @@ static void insert(struct dma_owner_entry *e)
 static void free_entry(struct dma_owner_entry *e)
 {
 	atomic_long_dec(&dma_owner_stats.live);
+	rcu_read_lock();
+	count_live(e->dev, -1);
+	rcu_read_unlock();
 	if (e->fragmented)
 		kfree(e->ranges);
 	if (e->has_csum)
@@ -1054,7 +1285,8 @@ static void report_miss(struct verdict *v, const struct call *c)
 		.kind = DMA_OWNER_UNKNOWN_HANDLE,
 	};
 
-	if (!device_complete(c->dev) || READ_ONCE(settling))
+	if (!may_report_miss(c->dev, c->addr, c->op == DMA_OWNER_OP_UNMAP) ||
+	    READ_ONCE(settling))
 		return;
 	if (find_unmapped(c->dev, c->addr, &r)) {
 		r.kind = DMA_OWNER_USE_AFTER_UNMAP;
@@ -1137,6 +1369,10 @@ static void do_sync(const struct call *c, struct verdict *v)
 		find_candidates(c, &k);
 		if (!k.n)
 			break;
+		if (unlikely(may_mean_untracked(c->dev, c->addr))) {
+			k.common = 0;
+			k.tie_differs = true;
+		}
 		if (!mem.spare && k.need_spare)
 			mem.spare = kmalloc(sizeof(*mem.spare),
 					    GFP_NOWAIT | __GFP_NOWARN);
@@ -1209,6 +1445,10 @@ static void do_unmap(const struct call *c, struct verdict *v)
 			      DMA_OWNER_STATE_NONE, c->caller);
 	this_cpu_inc(dma_owner_ops.unmaps);
 	remember_unmapped(e, c->caller);
+	if (unlikely(may_mean_untracked(c->dev, c->addr))) {
+		k.common = 0;
+		k.tie_differs = true;
+	}
 	kinds = k.common | check_csum(e);
 	dma_owner_snapshot(&snap, e);
 	free_entry(e);
@@ -1237,7 +1477,7 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 
 	e = new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
-		count_untracked(dev);
+		count_untracked(dev, addr, size, WHY_UNTRACKED);
 		return;
 	}
 	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
@@ -1332,7 +1572,7 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		 * as sg_call() walks them: the rest go untracked.
 		 */
 		if (!sg_dma_len(s)) {
-			count_untracked(dev);
+			count_untracked(dev, 0, 0, WHY_ZERO_LENGTH_SEGMENT);
 			break;
 		}
 		/* Segment i is sg entry i only when nothing was merged. */
@@ -1464,7 +1704,14 @@ static void drop_device_entries(struct device *dev, bool report)
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags, i;
+	bool any;
 
+	/* Most devices that unbind or fail to probe have no mappings. */
+	rcu_read_lock();
+	any = has_entries(dev);
+	rcu_read_unlock();
+	if (!any)
+		return;
 	for (i = 0; i < (1UL << table_shift); i++) {
 		b = &table[i];
 		do {
@@ -1517,11 +1764,33 @@ void dma_owner_driver_unbound(struct device *dev)
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
 
 /**
+ * dma_owner_device_gone() - @dev is being deleted
+ * @dev: the device, its driver gone
+ *
+ * Mappings still live were leaked by whoever made them (a driverless device
+ * that maps, or one whose parent's driver maps for it): each is reported.
+ * Nothing of the device may outlive it, so that no later device at its
+ * address inherits its mappings, records or state, and so that readers of
+ * the table only ever see live devices.
+ *
+ * Context: process context, may sleep.
+ */
+void dma_owner_device_gone(struct device *dev)
+{
+	if (!table)
+		return;
+	drop_device_entries(dev, dma_owner_tracking());
+	forget_unmapped(dev);
+	free_state(dev);
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
+
+/**
  * dma_owner_forget_device() - drop all the tracker knows of @dev, silently
  * @dev: a device about to go away
  *
  * For the KUnit suite, whose fake devices come and go at the same
- * addresses: nothing of one may be taken for another's.
+ * addresses without device_del().
  *
  * Context: process context, may sleep.
  */
@@ -1531,6 +1800,7 @@ void dma_owner_forget_device(struct device *dev)
 		return;
 	drop_device_entries(dev, false);
 	forget_unmapped(dev);
+	free_state(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_forget_device);
 
@@ -1589,8 +1859,6 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_is_enabled);
  */
 int dma_owner_set_enabled(bool on)
 {
-	unsigned long flags;
-
 	if (!table)
 		return -ENODEV;
 	mutex_lock(&enable_mutex);
@@ -1606,14 +1874,10 @@ int dma_owner_set_enabled(bool on)
 	 */
 	WRITE_ONCE(settling, true);
 	if (on) {
-		raw_spin_lock_irqsave(&dev_states_lock, flags);
-		lose_all_completeness_locked();
-		raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+		lose_all_completeness();
 		static_branch_enable(&dma_owner_key);
 		synchronize_rcu();
-		raw_spin_lock_irqsave(&dev_states_lock, flags);
-		lose_all_completeness_locked();
-		raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+		lose_all_completeness();
 		flush_table();
 	} else {
 		static_branch_disable(&dma_owner_key);
@@ -1643,7 +1907,6 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_set_enabled);
 int dma_owner_set_filter(const char *name)
 {
 	const char *new = NULL, *old;
-	unsigned long flags;
 
 	if (!table)
 		return -ENODEV;
@@ -1660,9 +1923,7 @@ int dma_owner_set_filter(const char *name)
 	 * seen and the next not: nothing is reported meanwhile.
 	 */
 	WRITE_ONCE(settling, true);
-	raw_spin_lock_irqsave(&dev_states_lock, flags);
-	lose_all_completeness_locked();
-	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	lose_all_completeness();
 	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
 	synchronize_rcu();
 	flush_table();
@@ -1755,21 +2016,24 @@ unsigned long dma_owner_next_bucket(unsigned long i)
 }
 
 /**
- * dma_owner_copy_bucket() - copy entries of one bucket
+ * dma_owner_copy_bucket() - copy the mappings of one bucket
  * @i: bucket index
  * @skip: entries to pass over first
  * @buf: where to copy them
  * @max: room in @buf
  *
  * Copies under the bucket lock, so a reader holds it for at most @max
- * entries at a time and never stalls mapping on other buckets.
+ * entries at a time and never stalls mapping on other buckets. The names
+ * are copied there too: a device may be deleted once its entries are out of
+ * the table, and the copies hold its pointer only for comparisons.
  *
  * Return: how many were copied.
  */
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
-				   struct dma_owner_entry *buf, unsigned int max)
+				   struct dma_owner_mapping *buf, unsigned int max)
 {
 	struct hlist_bl_head *b = &table[i];
+	const struct device_driver *drv;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	unsigned int n = 0;
@@ -1783,7 +2047,11 @@ unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 		}
 		if (n == max)
 			break;
-		dma_owner_snapshot(&buf[n++], e);
+		dma_owner_snapshot(&buf[n].e, e);
+		strscpy(buf[n].dev, dev_name(e->dev), sizeof(buf[n].dev));
+		drv = READ_ONCE(e->dev->driver);
+		strscpy(buf[n].drv, drv ? drv->name : "-", sizeof(buf[n].drv));
+		n++;
 	}
 	unlock_bucket(b, flags);
 	return n;
@@ -1921,7 +2189,7 @@ static int __init dma_owner_init(void)
 		pr_info("off (dma_owner=off)\n");
 		return 0;
 	}
-	default_complete = true;
+	default_why = WHY_COMPLETE;
 	tracking_on = true;
 	static_branch_enable(&dma_owner_key);
 	pr_info("tracking streaming DMA ownership\n");

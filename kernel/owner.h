@@ -147,6 +147,13 @@ struct dma_owner_report {
 	u32 unmap_jiffies;
 };
 
+/* A live mapping as the mappings file shows it, names included. */
+struct dma_owner_mapping {
+	struct dma_owner_entry e;
+	char dev[64];
+	char drv[32];
+};
+
 /*
  * Counts of the operations every DMA call makes, per CPU so that CPUs
  * mapping in parallel do not share a cache line; see dma_owner_op_counts().
@@ -194,6 +201,7 @@ bool dma_owner_is_enabled(void);
 const char *dma_owner_dir_name(enum dma_data_direction dir);
 void dma_owner_device_reset(struct device *dev);
 void dma_owner_forget_device(struct device *dev);
+unsigned int dma_owner_show_incomplete(struct seq_file *m);
 int dma_owner_set_filter(const char *name);
 void dma_owner_get_filter(char *buf, size_t len);
 void dma_owner_clear_counters(void);
@@ -207,7 +215,7 @@ unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
 unsigned long dma_owner_nr_buckets(void);
 unsigned long dma_owner_next_bucket(unsigned long i);
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
-				   struct dma_owner_entry *buf, unsigned int max);
+				   struct dma_owner_mapping *buf, unsigned int max);
 extern bool dma_owner_check_contents;
 
 /* owner_report.c */

@@ -792,7 +792,7 @@ static void test_resource(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
-/* A mapping the tracker could not record makes misses on its device silent. */
+/* Calls on a mapping the tracker could not record are silent. */
 static void test_untracked_is_silent(struct kunit *test)
 {
 	long untracked = atomic_long_read(&dma_owner_stats.untracked);
@@ -807,6 +807,71 @@ static void test_untracked_is_silent(struct kunit *test)
 	/* until the driver rebinds: it then has no mappings */
 	dma_owner_driver_bound(DEV(test));
 	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
+/*
+ * An untracked mapping costs only its own handle: the device's other calls
+ * are judged meanwhile, and once it is unmapped, all of them again.
+ */
+static void test_untracked_handle_forgotten(struct kunit *test)
+{
+	u64 huge = 5ULL << 30;
+
+	map(test, BASE, huge, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE + huge + 4096, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+	for_cpu(test, BASE + 8192, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, huge, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* forgotten by its unmap: a second unmap is judged */
+	unmap(test, BASE, huge, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
+/* More untracked mappings than remembered: the device is incomplete. */
+static void test_untracked_overflow(struct kunit *test)
+{
+	u64 huge = 5ULL << 30;
+	int i;
+
+	for (i = 0; i < 9; i++)
+		map(test, BASE + i * huge, huge, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE - 4096, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	dma_owner_driver_unbound(DEV(test));
+	unmap(test, BASE - 4096, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
+/*
+ * The same memory mapped twice, once untracked: a call at the handle may
+ * mean either mapping, so nothing the tracked one alone would draw is said.
+ */
+static void test_untracked_twin(struct kunit *test)
+{
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	map(test, BASE, 5ULL << 30, DMA_FROM_DEVICE, 0);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, 5ULL << 30, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* A deleted device's mappings are leaks; nothing of it is kept. */
+static void test_device_gone(struct kunit *test)
+{
+	long live = atomic_long_read(&dma_owner_stats.live);
+
+	map(test, BASE, 256, DMA_TO_DEVICE, 0);
+	map(test, BASE + 4096, 256, DMA_TO_DEVICE, 0);
+	unmap(test, BASE + 4096, 256, DMA_TO_DEVICE);
+	dma_owner_device_gone(DEV(test));
+	EXPECT_REPORTS(test, DMA_OWNER_LEAK);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	/* nor its unmaps: a device at its address starts clean */
+	dma_owner_device_reset(DEV(test));
+	unmap(test, BASE + 4096, 256, DMA_TO_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
 }
 
@@ -930,6 +995,10 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg_dir_and_range),
 	KUNIT_CASE(test_resource),
 	KUNIT_CASE(test_untracked_is_silent),
+	KUNIT_CASE(test_untracked_handle_forgotten),
+	KUNIT_CASE(test_untracked_overflow),
+	KUNIT_CASE(test_untracked_twin),
+	KUNIT_CASE(test_device_gone),
 	KUNIT_CASE(test_ratelimit),
 	KUNIT_CASE(test_dma_api_hooks),
 	KUNIT_CASE(test_dma_api_noncoherent),

@@ -198,10 +198,30 @@ static int read_stats(struct stat_kv *kv, int max)
 		if (!colon)
 			continue;
 		*colon = 0;
+		if (!strcmp(line, "incomplete"))	/* not a counter */
+			continue;
 		snprintf(kv[n].key, sizeof(kv[n].key), "%s", line);
 		kv[n].val = strtoll(colon + 1, NULL, 10);
 		n++;
 	}
+	free(buf);
+	return n;
+}
+
+/* The stats file's "incomplete: DEVICE WHY" lines: devices not fully checked. */
+struct incomplete {
+	char device[128];
+	char why[64];
+};
+
+static int read_incomplete(struct incomplete *inc, int max)
+{
+	char *buf = slurp("stats"), *p = buf, *line;
+	int n = 0;
+
+	while ((line = next_line(&p)) && n < max)
+		if (sscanf(line, "incomplete: %127s %63s", inc[n].device, inc[n].why) == 2)
+			n++;
 	free(buf);
 	return n;
 }
@@ -329,13 +349,15 @@ static bool known_kind(const char *k)
 static int cmd_status(void)
 {
 	struct stat_kv kv[64];
+	struct incomplete inc[64];
 	struct report *rs;
 	char *filter, *nl;
-	int n, nr, ndrv = 0;
+	int n, nr, ninc, ndrv = 0;
 	long long violations;
 	struct { char *name; int count; } drv[64];
 
 	n = read_stats(kv, 64);
+	ninc = read_incomplete(inc, 64);
 	filter = slurp("filter");
 	nl = strchr(filter, '\n');
 	if (nl)
@@ -378,13 +400,24 @@ static int cmd_status(void)
 		printf("}, \"violations_by_driver\": {");
 		for (int j = 0; j < ndrv; j++)
 			json_kv_num(j == 0, drv[j].name, drv[j].count);
-		printf("}, \"log_records\": %d}\n", nr);
+		printf("}, \"incomplete\": [");
+		for (int j = 0; j < ninc; j++) {
+			printf("%s{", j ? ", " : "");
+			json_kv_str(true, "device", inc[j].device);
+			json_kv_str(false, "why", inc[j].why);
+			printf("}");
+		}
+		printf("], \"log_records\": %d}\n", nr);
 	} else {
 		printf("tracker:    %s\n", stat_get(kv, n, "enabled") ? "on" : "off");
 		printf("filter:     %s\n", *filter ? filter : "(everything)");
 		printf("mappings:   %lld live, %lld at most, %lld untracked\n",
 		       stat_get(kv, n, "live"), stat_get(kv, n, "peak_live"),
 		       stat_get(kv, n, "untracked"));
+		if (ninc)
+			printf("unknown handles not reported on %d device(s):\n", ninc);
+		for (int j = 0; j < ninc; j++)
+			printf("  %-30s %s\n", inc[j].device, inc[j].why);
 		printf("calls:      %lld maps, %lld unmaps, %lld syncs for cpu, %lld syncs for device\n",
 		       stat_get(kv, n, "maps"), stat_get(kv, n, "unmaps"),
 		       stat_get(kv, n, "syncs_for_cpu"),
