@@ -51,7 +51,11 @@
  * of the test machines' memory, bounce buffers and IOVAs, so it was not
  * unmapped either (the tracker remembers thousands of unmapped handles).
  */
+#ifdef CONFIG_ARCH_DMA_ADDR_T_64BIT
 #define NOT_MAPPED	((dma_addr_t)1 << 40)
+#else
+#define NOT_MAPPED	((dma_addr_t)3 << 30)	/* past a 32-bit lowmem */
+#endif
 #define FRAG		(BUF_SIZE / 4)	/* a fragment, as page_pool cuts them */
 #define NONCONTIG_SIZE	(3 * PAGE_SIZE)
 #define LATE_UNMAPS	500
