@@ -8,7 +8,7 @@
 #                     [QEMU_ARGS=..] [KERNEL_ARGS=..]
 #   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
 #   make patches      the series as git format-patch files in out/patches/
-#   make lint         checkpatch, kernel-doc, bisectability, Sphinx (in check)
+#   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
 #   make bench        the tracker's cost against none and dma-debug (~40 min)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
 #

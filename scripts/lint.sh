@@ -12,6 +12,9 @@
 #                  with W=1, which must add no warning in our files
 #     docs         Sphinx builds Documentation/dev-tools with no warning
 #                  about our files
+#     cross        the whole series compiles, W=1 and warning-free in our
+#                  files, for a 64-bit big-endian machine (s390x) and a
+#                  32-bit one (i386, 32-bit dma_addr_t): a compile, no boot
 #
 # Exit status: 0 all clean, 1 a stage found problems (printed), 2 setup error.
 set -o pipefail
@@ -22,12 +25,12 @@ set -o pipefail
 export PATH=/usr/bin:/bin:$PATH
 
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(checkpatch kernel-doc bisect docs)
+[ ${#stages[@]} -gt 0 ] || stages=(checkpatch kernel-doc bisect docs cross)
 for s in "${stages[@]}"; do
 	case "$s" in
-	checkpatch|kernel-doc|bisect|docs) ;;
-	-h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "unknown stage '$s' (checkpatch, kernel-doc, bisect, docs)" ;;
+	checkpatch|kernel-doc|bisect|docs|cross) ;;
+	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown stage '$s' (checkpatch, kernel-doc, bisect, docs, cross)" ;;
 	esac
 done
 
@@ -112,6 +115,14 @@ stage_kernel_doc() {
 	say "kernel-doc -none -Wall: silent on $(echo "$files" | wc -w) files; every non-static function documented"
 }
 
+# The warnings of build log $1 in the files the series adds, as paths in
+# tree $2 (the files it only patches have warnings of their own under W=1).
+ours_warnings() {
+	local added
+	added=$(awk '$1 == "add" { print $3 }' "$REPO/series/manifest" | paste -sd'|')
+	grep -E '(warning|error):' "$1" | sed "s|^$2/||" | grep -E "^($added):"
+}
+
 # Every patch, in order: apply it, compile what the series touched so far.
 stage_bisect() {
 	local am=$CACHE/am-tree bo=$CACHE/build-bisect n=0 commits c objs log bad=0 w1
@@ -146,7 +157,7 @@ stage_bisect() {
 			break
 		fi
 		if [ -n "$w1" ]; then
-			if grep -E '(warning|error):' "$log" | grep -E 'dma/(owner|fail_dma_map)|dma-owner|dma_owner' >"$bo/w1.txt"; then
+			if ours_warnings "$log" "$am" >"$bo/w1.txt"; then
 				echo "W=1 warnings in our files:"; cat "$bo/w1.txt"; bad=1
 			fi
 		fi
@@ -172,6 +183,41 @@ stage_docs() {
 		[ -n "$(find "$out" -name dma-owner.html -size +1k)" ] ||
 		{ echo "Sphinx wrote no dma-owner.html"; return 1; }
 	say "Sphinx: Documentation/dev-tools builds, no warning about our files"
+}
+
+# The tracker on other machines: tinyconfig plus configs/cross.config, then
+# our objects and the files we patch, with W=1.
+stage_cross() {
+	local am=$CACHE/am-tree target arch cross bo log objs bad=0
+	patches
+	objs=$(git -C "$am" diff --name-only pristine am-check | grep -E '^(kernel/dma|drivers/base|lib)/.*\.c$' |
+		sed 's/\.c$/.o/' | tr '\n' ' ')
+	for target in s390:s390x-linux-gnu- i386:; do
+		arch=${target%%:*} cross=${target#*:}
+		bo=$CACHE/build-cross-$arch
+		log=$bo/build.log
+		mkdir -p "$bo"
+		if [ -n "$cross" ] && ! command -v "${cross}gcc" >/dev/null; then
+			echo "$arch: no ${cross}gcc: run scripts/setup.sh"; bad=1; continue
+		fi
+		{ make -C "$am" O="$bo" ARCH="$arch" CROSS_COMPILE="$cross" tinyconfig &&
+		  "$am/scripts/kconfig/merge_config.sh" -m -O "$bo" "$bo/.config" "$REPO/configs/cross.config" &&
+		  make -C "$am" O="$bo" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig; } >"$log" 2>&1 ||
+			{ echo "$arch: configuration failed (see $log)"; bad=1; continue; }
+		if ! grep -q '^CONFIG_DMA_OWNER_DEBUG=y' "$bo/.config"; then
+			echo "$arch: CONFIG_DMA_OWNER_DEBUG did not survive olddefconfig"; bad=1; continue
+		fi
+		# shellcheck disable=SC2086
+		if ! make -C "$am" O="$bo" ARCH="$arch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" \
+				-j"$JOBS" W=1 $objs >>"$log" 2>&1; then
+			echo "$arch: does not compile:"; grep -E 'error' "$log" | head -20; bad=1; continue
+		fi
+		if ours_warnings "$log" "$am"; then
+			echo "$arch: W=1 warnings in our files"; bad=1; continue
+		fi
+		say "$arch: the series compiles ($(echo $objs | wc -w) files, W=1, no warning in ours)"
+	done
+	return $bad
 }
 
 rc=0
