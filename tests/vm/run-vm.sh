@@ -21,6 +21,7 @@ options:
   --virtio-blk SIZE  add a virtio-blk disk
   --iommu            add intel-iommu (and intel_iommu=on); virtio devices
                      then use iommu_platform=on
+  --smp N            N virtual CPUs (default 2)
   --log FILE         keep the kernel console log in FILE
   -q                 do not print the script output as it runs
 
@@ -34,7 +35,7 @@ USAGE
 }
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-timeout=${VM_TIMEOUT:-600} files= allow= log= quiet= shell= script= iommu=
+timeout=${VM_TIMEOUT:-600} files= allow= log= quiet= shell= script= iommu= smp=2
 devices=() disks=() kargs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -44,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--nic) devices+=(nic:$2); shift ;;
 	--nvme|--ahci|--virtio-blk) disks+=("${1#--}:$2"); shift ;;
 	--iommu) iommu=1 ;;
+	--smp) smp=$2; shift ;;
 	--log) log=$2; shift ;;
 	-q) quiet=1 ;;
 	--shell) shell=1 ;;
@@ -57,6 +59,7 @@ done
 [ -z "$script" ] || [ -f "$script" ] || die "no script $script"
 [ -z "$files" ] || [ -d "$files" ] || die "--files $files: not a directory"
 [[ "$timeout" =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+[[ "$smp" =~ ^[1-8]$ ]] || die "--smp wants 1 to 8 CPUs (the test kernel's NR_CPUS)"
 kernel=$BUILD/arch/x86/boot/bzImage
 [ -f "$kernel" ] && [ -f "$GUEST/base.cpio" ] || die "no built kernel; run 'make kernel' first"
 
@@ -73,7 +76,7 @@ mkdir -p "$run/extra/vm"
 (cd "$run/extra" && find . | cpio -o -H newc --quiet -R 0:0) >"$run/extra.cpio"
 cat "$GUEST/base.cpio" "$run/extra.cpio" >"$run/initrd"
 
-qargs=(-machine q35 -smp 2 -m 1G -nodefaults -display none -no-reboot
+qargs=(-machine q35 -smp "$smp" -m 1G -nodefaults -display none -no-reboot
        -kernel "$kernel" -initrd "$run/initrd")
 kargs=(console=ttyS0 panic=-1 oops=panic)
 virtio_opt=
