@@ -1879,6 +1879,8 @@ int dma_owner_set_enabled(bool on)
 		synchronize_rcu();
 		lose_all_completeness();
 		flush_table();
+		/* A driver that bound during the flush may have lost entries. */
+		lose_all_completeness();
 	} else {
 		static_branch_disable(&dma_owner_key);
 		/* Every hook runs under rcu_read_lock(): wait for them. */
@@ -1927,6 +1929,8 @@ int dma_owner_set_filter(const char *name)
 	old = rcu_replace_pointer(filter, new, lockdep_is_held(&enable_mutex));
 	synchronize_rcu();
 	flush_table();
+	/* A driver that bound during the flush may have lost entries. */
+	lose_all_completeness();
 	WRITE_ONCE(settling, false);
 	mutex_unlock(&enable_mutex);
 	kfree(old);
