@@ -97,13 +97,14 @@ static bool filtered_out(struct device *dev)
 /*
  * Recently unmapped mappings, so that a sync or unmap of one is reported as
  * use-after-unmap, naming who unmapped it and when, rather than as an
- * unknown handle. A set-associative table hashed like the live table, by
- * where the mapping was: a mapping's record stays until UNMAPPED_WAYS other
- * mappings of its set have been unmapped since, and a handle unmapped again
- * replaces its own record, so that rings reusing their buffers do not push
- * out the rest. With the default 8192 records (96 bytes each on 64-bit,
- * 776 KiB in all), a record outlives a thousand unrelated unmaps in all but
- * about one case in 10^5.
+ * unknown handle. A set-associative table hashed by where the mapping
+ * started: a mapping's record stays until UNMAPPED_WAYS other mappings of
+ * its set have been unmapped since, and a handle unmapped again replaces
+ * its own record, so that rings reusing their buffers do not push out the
+ * rest. With the default 8192 records (96 bytes each on 64-bit, 776 KiB in
+ * all), a record outlives a thousand unrelated unmaps in all but about one
+ * case in 10^5, even when they are of a ring of buffers side by side (see
+ * unmapped_set()).
  */
 #define UNMAPPED_WAYS	8
 
@@ -487,7 +488,7 @@ struct place {
  * The places of the mappings that may hold @addr, or with @starts only
  * those that start at it: a mapping starts in the chunk of an address it
  * holds or in the chunk before, at its own level. Levels never used are
- * skipped. The live table and the unmapped table are both probed so.
+ * skipped.
  */
 static unsigned int places_of(dma_addr_t addr, bool starts, struct place *p)
 {
@@ -751,10 +752,21 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
 /* ---------------------------------------------------------------------- */
 /* Unmapped memory                                                        */
 
+/*
+ * A record's set is hashed from where its mapping started, to a sixteenth
+ * of its level's chunk: a level's mappings are larger than that, so a ring
+ * of same-sized buffers side by side (bounce slots, pool fragments) spreads
+ * over as many sets as it has buffers, rather than filling one set per
+ * chunk and pushing out the records of every other mapping there.
+ */
+#define UNMAPPED_SHIFT(level)	(LEVEL_SHIFT(level) - 4)
+
 static struct unmapped_set *unmapped_set(struct device *dev,
-					 unsigned int level, u64 chunk)
+					 unsigned int level, u64 start)
 {
-	return &unmapped[hash_64(place_key(dev, level, chunk), unmapped_shift)];
+	u64 key = place_key(dev, level, start >> UNMAPPED_SHIFT(level));
+
+	return &unmapped[hash_64(key, unmapped_shift)];
 }
 
 /* @e is out of the table: keep a record of it for use-after-unmap. */
@@ -768,7 +780,7 @@ static void remember_unmapped(const struct dma_owner_entry *e,
 
 	if (!unmapped)
 		return;
-	set = unmapped_set(e->dev, e->level, entry_chunk(e));
+	set = unmapped_set(e->dev, e->level, e->handle);
 	raw_spin_lock_irqsave(&set->lock, flags);
 	/* Its own older record, else a free way, else the oldest. */
 	for (i = 0; i < UNMAPPED_WAYS; i++) {
@@ -788,44 +800,55 @@ static void remember_unmapped(const struct dma_owner_entry *e,
 	raw_spin_unlock_irqrestore(&set->lock, flags);
 }
 
-/* The latest unmapped mapping of @dev that held @addr, into @r. */
+/*
+ * The latest unmapped mapping of @dev that held @addr, into @r. Only asked
+ * before a report: it probes every sixteenth of a chunk a mapping of each
+ * level in use may have started in, 17 sets per level.
+ */
 static bool find_unmapped(struct device *dev, dma_addr_t addr,
 			  struct dma_owner_report *r)
 {
-	struct place p[MAX_PLACES];
+	unsigned long used = READ_ONCE(levels_used);
 	struct unmapped_rec *rec;
 	struct unmapped_set *set;
-	unsigned int n, i, w;
+	unsigned int l, w, i, n;
 	unsigned long flags;
 	bool found = false;
+	u64 start, span;
 
 	if (!unmapped)
 		return false;
-	n = places_of(addr, false, p);
-	for (i = 0; i < n; i++) {
-		set = unmapped_set(dev, p[i].level, p[i].chunk);
-		raw_spin_lock_irqsave(&set->lock, flags);
-		for (w = 0; w < UNMAPPED_WAYS; w++) {
-			rec = &set->way[w];
-			if (rec->e.dev != dev || addr < rec->e.handle ||
-			    addr - rec->e.handle >= rec->e.size)
-				continue;
-			if (found &&
-			    time_before((unsigned long)rec->unmap_jiffies,
-					(unsigned long)r->unmap_jiffies))
-				continue;
-			r->entry = rec->e;
-			r->unmap_caller = rec->unmap_caller;
-			r->unmap_jiffies = rec->unmap_jiffies;
-			found = true;
+	for_each_set_bit(l, &used, NR_LEVELS) {
+		span = 1ULL << LEVEL_SHIFT(l);
+		start = (u64)addr >= span ? (u64)addr - span + 1 : 0;
+		start = round_down(start, 1ULL << UNMAPPED_SHIFT(l));
+		/* Counted, not compared: near U64_MAX, start would wrap. */
+		n = (((u64)addr - start) >> UNMAPPED_SHIFT(l)) + 1;
+		for (i = 0; i < n; i++, start += 1ULL << UNMAPPED_SHIFT(l)) {
+			set = unmapped_set(dev, l, start);
+			raw_spin_lock_irqsave(&set->lock, flags);
+			for (w = 0; w < UNMAPPED_WAYS; w++) {
+				rec = &set->way[w];
+				if (rec->e.dev != dev || addr < rec->e.handle ||
+				    addr - rec->e.handle >= rec->e.size)
+					continue;
+				if (found &&
+				    time_before((unsigned long)rec->unmap_jiffies,
+						(unsigned long)r->unmap_jiffies))
+					continue;
+				r->entry = rec->e;
+				r->unmap_caller = rec->unmap_caller;
+				r->unmap_jiffies = rec->unmap_jiffies;
+				found = true;
+			}
+			raw_spin_unlock_irqrestore(&set->lock, flags);
 		}
-		raw_spin_unlock_irqrestore(&set->lock, flags);
 	}
 	return found;
 }
 
 /* Forget the unmapped mappings of @dev, or of every device if NULL. */
-static void forget_unmapped(struct device *dev)
+static void forget_unmapped(struct device *dev, bool may_sleep)
 {
 	unsigned long flags, i;
 	unsigned int w;

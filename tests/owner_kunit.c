@@ -566,6 +566,26 @@ static void test_use_after_unmap_late(struct kunit *test)
 	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
 }
 
+/*
+ * A ring of same-sized buffers side by side, as swiotlb's bounce slots or a
+ * pool's fragments: their records spread over sets, so unmapping the rest
+ * of the ring does not push out the record of the first buffer.
+ */
+static void test_use_after_unmap_ring(struct kunit *test)
+{
+	int i;
+
+	/* 14 of them in one 64 KiB chunk, more than a set has ways */
+	for (i = 0; i < 14; i++) {
+		map(test, BASE + i * 4608ULL, 4608, DMA_TO_DEVICE, 0);
+		unmap(test, BASE + i * 4608ULL, 4608, DMA_TO_DEVICE);
+	}
+	EXPECT_SILENT(test);
+	for_dev(test, BASE + 100, 64, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.handle, BASE);
+}
+
 static void test_unknown_handle(struct kunit *test)
 {
 	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
@@ -1001,6 +1021,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_unknown_handle),
 	KUNIT_CASE(test_use_after_unmap),
 	KUNIT_CASE(test_use_after_unmap_late),
+	KUNIT_CASE(test_use_after_unmap_ring),
 	KUNIT_CASE(test_out_of_range),
 	KUNIT_CASE(test_dir_mismatch),
 	KUNIT_CASE(test_size_mismatch),
