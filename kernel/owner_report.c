@@ -306,8 +306,15 @@ struct log_record {
 static unsigned int log_size = 64;
 static struct log_record *log_ring;
 static u64 log_next;			/* sequence number of the next record */
+static u64 log_first;			/* none older was kept, or moved */
 static DEFINE_RAW_SPINLOCK(log_lock);
 static DEFINE_MUTEX(log_mutex);
+
+/* The sequence number of the oldest record kept. Under log_lock. */
+static u64 log_oldest(void)
+{
+	return max(log_first, log_next > log_size ? log_next - log_size : 0);
+}
 
 static void log_report(const struct dma_owner_report *r)
 {
@@ -356,11 +363,13 @@ int dma_owner_log_resize(unsigned int size)
 	old = log_ring;
 	old_size = log_size;
 	end = log_next;
+	/* A larger ring holds no more than the old one kept. */
+	first = max(log_oldest(), end > size ? end - size : 0);
 	log_ring = ring;
 	log_size = size;
+	log_first = first;
 	raw_spin_unlock_irqrestore(&log_lock, flags);
 
-	first = end > min(size, old_size) ? end - min(size, old_size) : 0;
 	for (s = first; old && s < end; s++) {
 		raw_spin_lock_irqsave(&log_lock, flags);
 		slot = &ring[s % size];
@@ -397,7 +406,7 @@ u64 dma_owner_log_count(void)
 	u64 n;
 
 	raw_spin_lock_irqsave(&log_lock, flags);
-	n = min_t(u64, log_next, log_size);
+	n = log_next - log_oldest();
 	raw_spin_unlock_irqrestore(&log_lock, flags);
 	return n;
 }
@@ -426,6 +435,7 @@ int dma_owner_log_clear(void)
 	old = log_ring;
 	log_ring = ring;
 	log_next = 0;
+	log_first = 0;
 	raw_spin_unlock_irqrestore(&log_lock, flags);
 	mutex_unlock(&log_mutex);
 	kvfree(old);
@@ -450,7 +460,7 @@ int dma_owner_log_show(struct seq_file *seq, u64 index)
 		return -ENOMEM;
 	mutex_lock(&log_mutex);		/* not during a resize's move */
 	raw_spin_lock_irqsave(&log_lock, flags);
-	first = log_next > log_size ? log_next - log_size : 0;
+	first = log_oldest();
 	n = first + index;
 	if (!log_ring || n >= log_next) {
 		raw_spin_unlock_irqrestore(&log_lock, flags);
