@@ -63,6 +63,7 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 void dma_owner_driver_bound(struct device *dev);
 void dma_owner_driver_unbound(struct device *dev);
 void dma_owner_device_gone(struct device *dev);
+void dma_owner_device_release(struct device *dev);
 
 static inline void dma_owner_map(struct device *dev, dma_addr_t addr,
 				 size_t size, enum dma_data_direction dir,
@@ -145,6 +146,7 @@ static inline void dma_owner_sync_sg(struct device *dev,
 static inline void dma_owner_driver_bound(struct device *dev) { }
 static inline void dma_owner_driver_unbound(struct device *dev) { }
 static inline void dma_owner_device_gone(struct device *dev) { }
+static inline void dma_owner_device_release(struct device *dev) { }
 
 #endif /* CONFIG_DMA_OWNER_DEBUG */
 #endif /* _LINUX_DMA_OWNER_H */

@@ -146,8 +146,10 @@ static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
  *
  * Each device that maps or binds has a state, allocated when its driver
  * binds (or at its first map, if it has none) and freed when the device is
- * deleted: the live count that lets an unbind skip the table walk, and why
- * the device is incomplete. Devices without one (the allocation failed)
+ * released: the live count that lets an unbind skip the table walk, and why
+ * the device is incomplete. From device_del() to the release, a reference
+ * may still make calls (a parent unmapping for its child): nothing new is
+ * tracked and no miss is reported. Devices without one (the allocation failed)
  * follow default_why. States are read under RCU and written under
  * dev_states_lock; those of an older epoch are incomplete.
  */
@@ -158,6 +160,7 @@ enum incomplete_why {
 	WHY_TRACKING_STARTED,	/* tracking or the filter changed */
 	WHY_UNTRACKED,		/* more untracked mappings than remembered */
 	WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
+	WHY_DELETED,		/* device_del() was called: nothing is tracked */
 };
 
 static const char *const why_names[] = {
@@ -165,6 +168,7 @@ static const char *const why_names[] = {
 	[WHY_TRACKING_STARTED]	  = "tracking-started",
 	[WHY_UNTRACKED]		  = "untracked-mappings",
 	[WHY_ZERO_LENGTH_SEGMENT] = "zero-length-segment",
+	[WHY_DELETED]		  = "deleted",
 };
 
 struct dev_state {
@@ -181,7 +185,7 @@ struct dev_state {
 	} untracked[UNTRACKED_HANDLES];
 };
 
-static DEFINE_HASHTABLE(dev_states, 6);
+static DEFINE_HASHTABLE(dev_states, 10);
 static DEFINE_RAW_SPINLOCK(dev_states_lock);
 static u32 epoch;
 static u8 default_why = WHY_TRACKING_STARTED;	/* devices without a state */
@@ -355,6 +359,8 @@ static void count_untracked(struct device *dev, dma_addr_t addr, size_t size,
 	if (!st) {
 		/* Known of nothing: the same for all devices without a state. */
 		default_why = why;
+	} else if (st->why == WHY_DELETED) {
+		/* Untracked and unjudged, as everything after device_del(). */
 	} else if (why == WHY_UNTRACKED && st->nr_untracked < UNTRACKED_HANDLES) {
 		st->untracked[st->nr_untracked].handle = addr;
 		st->untracked[st->nr_untracked].size = size;
@@ -373,7 +379,7 @@ static bool count_live(struct device *dev, int delta)
 	struct dev_state *st = delta > 0 ? get_state(dev, GFP_NOWAIT) :
 					   find_state(dev);
 
-	if (!st)
+	if (!st || (delta > 0 && st->why == WHY_DELETED))
 		return false;
 	/* A state made after the entry never counted it. */
 	if (delta > 0)
@@ -412,9 +418,9 @@ static void free_state(struct device *dev)
  * dma_owner_show_incomplete() - print the devices whose misses go unjudged
  * @m: where to, one "incomplete: DEVICE WHY" line each
  *
- * WHY is tracking-started, untracked-mappings, zero-length-segment, or
- * untracked-handles=N when only N handles of an otherwise complete device
- * are unjudged. "(others)" stands for the devices without a state.
+ * WHY is tracking-started, untracked-mappings, zero-length-segment,
+ * deleted, or untracked-handles=N when only N handles of an otherwise
+ * complete device are unjudged. "(others)" stands for the devices without a state.
  *
  * Return: how many lines.
  */
@@ -861,7 +867,7 @@ static void forget_unmapped(struct device *dev, bool may_sleep)
 			if (!dev || unmapped[i].way[w].e.dev == dev)
 				unmapped[i].way[w].e.dev = NULL;
 		raw_spin_unlock_irqrestore(&unmapped[i].lock, flags);
-		if (!(i & 255))
+		if (may_sleep && !(i & 255))
 			cond_resched();
 	}
 }
@@ -1718,7 +1724,8 @@ void dma_owner_driver_bound(struct device *dev)
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_bound);
 
 /* Remove every entry of @dev, reporting each as a leak if @report. */
-static void drop_device_entries(struct device *dev, bool report)
+static void drop_device_entries(struct device *dev, bool report,
+				bool may_sleep)
 {
 	struct dma_owner_report r = { .kind = DMA_OWNER_LEAK, .dev = dev,
 				      .op = DMA_OWNER_OP_UNMAP,
@@ -1761,7 +1768,7 @@ static void drop_device_entries(struct device *dev, bool report)
 			if (found)
 				free_entry(found);
 		} while (found);
-		if (!(i & 1023))
+		if (may_sleep && !(i & 1023))
 			cond_resched();
 	}
 }
@@ -1779,34 +1786,77 @@ void dma_owner_driver_unbound(struct device *dev)
 {
 	if (!dma_owner_tracking())
 		return;
-	drop_device_entries(dev, true);
+	drop_device_entries(dev, true, true);
 	/* A driver bound next must not be told of this one's unmaps. */
-	forget_unmapped(dev);
+	forget_unmapped(dev, true);
 	dma_owner_device_reset(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
 
 /**
  * dma_owner_device_gone() - @dev is being deleted
- * @dev: the device, its driver gone
+ * @dev: the device, its driver and its managed resources gone
  *
  * Mappings still live were leaked by whoever made them (a driverless device
- * that maps, or one whose parent's driver maps for it): each is reported.
- * Nothing of the device may outlive it, so that no later device at its
- * address inherits its mappings, records or state, and so that readers of
- * the table only ever see live devices.
+ * that maps, or one whose parent's driver maps for it): each is reported,
+ * then dropped, with the records of its unmaps, so that readers of the
+ * table only ever see devices that are there. Until the device is released
+ * a reference may still make calls: they are neither tracked nor judged.
  *
  * Context: process context, may sleep.
  */
 void dma_owner_device_gone(struct device *dev)
 {
+	struct dev_state *st;
+	unsigned long flags;
+
 	if (!table)
 		return;
-	drop_device_entries(dev, dma_owner_tracking());
-	forget_unmapped(dev);
-	free_state(dev);
+	rcu_read_lock();
+	st = find_state(dev);
+	rcu_read_unlock();
+	if (!st)		/* never mapped: nothing to drop or forget */
+		return;
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (st) {
+		st->why = WHY_DELETED;
+		st->epoch = epoch;
+		atomic_sub(st->nr_untracked, &nr_untracked_handles);
+		st->nr_untracked = 0;
+	}
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	drop_device_entries(dev, dma_owner_tracking(), true);
+	forget_unmapped(dev, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
+
+/**
+ * dma_owner_device_release() - @dev's memory is about to be freed
+ * @dev: the device
+ *
+ * Its state goes. A device that mapped without ever being added (so
+ * without device_del()) may have left entries: they are leaks, reported
+ * and dropped here.
+ *
+ * Context: any: the last put_device() may be in atomic context.
+ */
+void dma_owner_device_release(struct device *dev)
+{
+	bool any;
+
+	if (!table)
+		return;
+	rcu_read_lock();
+	any = find_state(dev);
+	rcu_read_unlock();
+	if (!any)
+		return;
+	drop_device_entries(dev, dma_owner_tracking(), false);
+	forget_unmapped(dev, false);
+	free_state(dev);
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_release);
 
 /**
  * dma_owner_forget_device() - drop all the tracker knows of @dev, silently
@@ -1821,8 +1871,8 @@ void dma_owner_forget_device(struct device *dev)
 {
 	if (!table)
 		return;
-	drop_device_entries(dev, false);
-	forget_unmapped(dev);
+	drop_device_entries(dev, false, true);
+	forget_unmapped(dev, true);
 	free_state(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_forget_device);
@@ -1855,7 +1905,7 @@ static void flush_table(void)
 			cond_resched();
 	}
 	/* What was unmapped before may have been mapped again meanwhile. */
-	forget_unmapped(NULL);
+	forget_unmapped(NULL, true);
 }
 
 /**

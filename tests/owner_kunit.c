@@ -896,7 +896,10 @@ static void test_untracked_twin(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
-/* A deleted device's mappings are leaks; nothing of it is kept. */
+/*
+ * A deleted device's mappings are leaks. Until its release, a reference may
+ * still make calls, neither tracked nor judged; then nothing of it is kept.
+ */
 static void test_device_gone(struct kunit *test)
 {
 	long live = atomic_long_read(&dma_owner_stats.live);
@@ -907,7 +910,14 @@ static void test_device_gone(struct kunit *test)
 	dma_owner_device_gone(DEV(test));
 	EXPECT_REPORTS(test, DMA_OWNER_LEAK);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	map(test, BASE + 8192, 256, DMA_TO_DEVICE, 0);
+	for_dev(test, BASE + 8192, 256, DMA_TO_DEVICE);
+	unmap(test, BASE + 8192, 256, DMA_TO_DEVICE);
+	unmap(test, BASE + 12288, 256, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
 	/* nor its unmaps: a device at its address starts clean */
+	dma_owner_device_release(DEV(test));
 	dma_owner_device_reset(DEV(test));
 	unmap(test, BASE + 4096, 256, DMA_TO_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
