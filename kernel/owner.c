@@ -309,6 +309,16 @@ static void lose_all_completeness(void)
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 }
 
+/* Start @st afresh in this epoch: no untracked handles, @why as given. */
+static void restart_state_locked(struct dev_state *st, enum incomplete_why why)
+{
+	lockdep_assert_held(&dev_states_lock);
+	st->epoch = epoch;
+	st->why = why;
+	atomic_sub(st->nr_untracked, &nr_untracked_handles);
+	st->nr_untracked = 0;
+}
+
 /**
  * dma_owner_device_reset() - the tracker now sees every mapping of @dev
  * @dev: a device that has no streaming mappings
@@ -332,12 +342,8 @@ void dma_owner_device_reset(struct device *dev)
 		st->dev = dev;
 		hash_add_rcu(dev_states, &st->node, (unsigned long)dev);
 	}
-	if (st) {
-		st->epoch = epoch;
-		st->why = WHY_COMPLETE;
-		atomic_sub(st->nr_untracked, &nr_untracked_handles);
-		st->nr_untracked = 0;
-	}
+	if (st)
+		restart_state_locked(st, WHY_COMPLETE);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	kfree(spare);
 }
@@ -1819,12 +1825,8 @@ void dma_owner_device_gone(struct device *dev)
 		return;
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
-	if (st) {
-		st->why = WHY_DELETED;
-		st->epoch = epoch;
-		atomic_sub(st->nr_untracked, &nr_untracked_handles);
-		st->nr_untracked = 0;
-	}
+	if (st)
+		restart_state_locked(st, WHY_DELETED);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	drop_device_entries(dev, dma_owner_tracking(), true);
 	forget_unmapped(dev, true);
