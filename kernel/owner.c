@@ -149,8 +149,8 @@ static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
  * released: the live count that lets an unbind skip the table walk, and why
  * the device is incomplete. From device_del() to the release, a reference
  * may still make calls (a parent unmapping for its child): nothing new is
- * tracked and no miss is reported. Devices without one (the allocation failed)
- * follow default_why. States are read under RCU and written under
+ * tracked and no miss is reported. Devices without one (the allocation
+ * failed) follow default_why. States are read under RCU and written under
  * dev_states_lock; those of an older epoch are incomplete.
  */
 #define UNTRACKED_HANDLES	8
@@ -179,6 +179,7 @@ struct dev_state {
 	u32 epoch;
 	u8 why;				/* enum incomplete_why */
 	u8 nr_untracked;
+	bool mapped;			/* ever had an entry: may have records */
 	struct {
 		dma_addr_t handle;
 		u64 size;
@@ -388,11 +389,29 @@ static bool count_live(struct device *dev, int delta)
 	if (!st || (delta > 0 && st->why == WHY_DELETED))
 		return false;
 	/* A state made after the entry never counted it. */
-	if (delta > 0)
+	if (delta > 0) {
 		atomic_long_inc(&st->live);
-	else
+		if (unlikely(!READ_ONCE(st->mapped)))
+			WRITE_ONCE(st->mapped, true);
+	} else
 		atomic_long_add_unless(&st->live, -1, 0);
 	return true;
+}
+
+/*
+ * Has @dev ever had an entry, so that records of its unmaps may be left?
+ * Most devices that bind never map: forgetting theirs walks for nothing.
+ */
+static bool ever_mapped(struct device *dev)
+{
+	struct dev_state *st;
+	bool mapped;
+
+	rcu_read_lock();
+	st = find_state(dev);
+	mapped = st && READ_ONCE(st->mapped);
+	rcu_read_unlock();
+	return mapped;
 }
 
 /* Does @dev have entries? Under RCU. */
@@ -426,7 +445,8 @@ static void free_state(struct device *dev)
  *
  * WHY is tracking-started, untracked-mappings, zero-length-segment,
  * deleted, or untracked-handles=N when only N handles of an otherwise
- * complete device are unjudged. "(others)" stands for the devices without a state.
+ * complete device are unjudged. "(others)" stands for the devices without
+ * a state.
  *
  * Return: how many lines.
  */
@@ -1794,7 +1814,8 @@ void dma_owner_driver_unbound(struct device *dev)
 		return;
 	drop_device_entries(dev, true, true);
 	/* A driver bound next must not be told of this one's unmaps. */
-	forget_unmapped(dev, true);
+	if (ever_mapped(dev))
+		forget_unmapped(dev, true);
 	dma_owner_device_reset(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
@@ -1829,7 +1850,8 @@ void dma_owner_device_gone(struct device *dev)
 		restart_state_locked(st, WHY_DELETED);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	drop_device_entries(dev, dma_owner_tracking(), true);
-	forget_unmapped(dev, true);
+	if (ever_mapped(dev))
+		forget_unmapped(dev, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
 
@@ -1845,17 +1867,23 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
  */
 void dma_owner_device_release(struct device *dev)
 {
-	bool any;
+	struct dev_state *st;
+	bool any, left;
 
 	if (!table)
 		return;
 	rcu_read_lock();
-	any = find_state(dev);
+	st = find_state(dev);
+	any = st;
+	/* device_del() already dropped and forgot what a deleted one had. */
+	left = st && READ_ONCE(st->why) != WHY_DELETED && READ_ONCE(st->mapped);
 	rcu_read_unlock();
 	if (!any)
 		return;
-	drop_device_entries(dev, dma_owner_tracking(), false);
-	forget_unmapped(dev, false);
+	if (left) {
+		drop_device_entries(dev, dma_owner_tracking(), false);
+		forget_unmapped(dev, false);
+	}
 	free_state(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_release);
