@@ -393,8 +393,9 @@ static bool count_live(struct device *dev, int delta)
 		atomic_long_inc(&st->live);
 		if (unlikely(!READ_ONCE(st->mapped)))
 			WRITE_ONCE(st->mapped, true);
-	} else
+	} else {
 		atomic_long_add_unless(&st->live, -1, 0);
+	}
 	return true;
 }
 
