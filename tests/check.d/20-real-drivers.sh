@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Real, unmodified drivers with real traffic under the tracker: e1000,
-# e1000e and virtio-net fetching files and making short connections to a
-# server on the host, nvme, ahci and virtio-blk writing and reading back
-# disk contents, on dma-direct, swiotlb=force and intel-iommu. The tracker
-# must see the traffic, and the run must stay free of lockdep, KASAN and
-# WARNs. Any report on these drivers is either a documented driver bug or a
-# tracker bug to fix. One is documented: e1000's rx copybreak reposts a
-# buffer it synced for the CPU without syncing it back for the device
-# (Documentation/dma-owner.rst, "Findings"). On e1000 the reports must be
-# exactly that finding and nothing else; on the other drivers, none.
+# Real, unmodified drivers with real traffic under the tracker, data
+# verified end to end: NICs fetch files and make short connections to a
+# server on the host, disks write and read back their contents. One NIC and
+# one disk a boot for e1000, e1000e, virtio-net, nvme, ahci and virtio-blk,
+# on dma-direct, swiotlb=force and intel-iommu; then fleets of several
+# devices a boot, all busy at once: e100, pcnet32, vmxnet3, 8139cp,
+# sym53c8xx, megaraid_sas, vmw_pvscsi, virtio-scsi and usb-storage behind
+# xhci. The run must stay free of lockdep, KASAN and WARNs. A report on
+# these drivers is either a documented driver bug (a finding) or a tracker
+# bug to fix. Two are documented (Documentation/dma-owner.rst, "Findings"):
+# e1000 reposts rx copybreak buffers without syncing them for the device,
+# e100 writes receive descriptors the device owns. Their drivers may draw
+# only that report, the others none; each fix, built as a module, draws
+# none and moves the same data.
 . "$(dirname "$0")/../lib-test.sh"
 
 mkdir "$T/www"
@@ -64,6 +68,165 @@ scenario e1000e+ahci /dev/sda --nic e1000e --ahci 64M
 scenario virtio+iommu /dev/vda --iommu --nic virtio-net-pci --virtio-blk 64M
 KERNEL_ARGS=swiotlb=force scenario e1000+nvme+swiotlb /dev/nvme0n1 --nic e1000 --nvme 64M
 scenario nvme+iommu /dev/nvme0n1 --iommu --nic e1000 --nvme 64M
+
+# The documented findings (Documentation/dma-owner.rst, "Findings"): the
+# kind a driver's unfixed code draws; every report of a finding names a
+# function of that driver as the violating call site.
+finding_of() {
+	case "$1" in
+	e1000) echo missing-sync-for-device ;;
+	e100) echo redundant-sync-for-device ;;
+	esac
+}
+
+# fleet NAME NICS DISKS [run-vm options]: several NICs and disk adapters in
+# one boot, all moving data at once. NICS lists NIC drivers; DISKS lists the
+# drivers of the disks' adapters, as DRIVER or DRIVER:DMA_DRIVER when
+# another device makes the DMA calls (usb-storage:xhci_hcd). Each NIC
+# fetches 2 x 8 MiB and makes 100 short connections on its own network;
+# each disk writes and reads back 8 MiB through the page cache, 4 MiB
+# direct and 4 MiB direct 4 KiB at a time. Every driver must move verified
+# data, the tracker must see thousands of its maps, and the only reports
+# allowed are a driver's documented finding, counted per driver and kind
+# in the kernel (the violations log keeps only the newest).
+fleet() {
+	local name=$1 nics=$2 disks=$3 drv dma n out=$T/$1.out bad
+	shift 3
+	cat >"$T/$name.sh" <<S
+. /usr/share/dma-owner/traffic.sh
+counts_start || exit 9
+for drv in $nics; do
+	ifc=\$(nic_of \$drv) || exit 10
+	net_up \$ifc || exit 10
+done
+pids=
+for drv in $nics; do
+	( ifc=\$(nic_of \$drv); h=\$(nic_host \$ifc)
+	  fetch 2 http://\$h:$HTTP_PORT/blob $md5 || exit 1
+	  i=0
+	  while [ \$i -lt 100 ]; do
+		[ "\$(wget -q -O - http://\$h:$HTTP_PORT/small)" = small ] || exit 2
+		i=\$((i + 1))
+	  done
+	  echo "nic \$drv \$ifc packets \$(packets \$ifc) verified" ) &
+	pids="\$pids \$!"
+done
+for drv in $disks; do
+	( d=\$(disk_of \${drv%%:*}) || exit 1
+	  disk_rw \$d 8 && disk_rw \$d 4 direct && disk_rw \$d 4 small &&
+	  echo "disk \$drv \$d verified" ) &
+	pids="\$pids \$!"
+done
+rc=0
+for p in \$pids; do wait \$p || rc=11; done
+counts
+report_sites
+cat /sys/kernel/debug/dma-owner/stats
+exit \$rc
+S
+	vm "$out" --timeout 1200 --allow-warn 'at kernel/dma/owner_report\.c' "$@" "$T/$name.sh"
+	check "$name: traffic verified on every device, no splat" \
+		"rc=$rc: $(tail -2 "$out") $(head -2 "$out.err")" [ $rc = 0 ]
+	count() {	# 0 when the driver drew no such event
+		tr -d '\r' <"$out" | awk -v e="$1" -v d="$2" \
+			'$1 == "count" && $2 == e && $3 == d { n = $4 } END { print n + 0 }'
+	}
+	for drv in $nics $disks; do
+		dma=${drv#*:} drv=${drv%%:*}
+		echo "# $name: $drv: maps $(count map "$dma") unmaps $(count unmap "$dma")" \
+			"syncs_for_cpu $(count sync_for_cpu "$dma")" \
+			"syncs_for_device $(count sync_for_device "$dma")" \
+			"reports $(tr -d '\r' <"$out" | awk -v d="$dma" \
+				'$1 == "count" && $2 == "violation" && $3 == d { printf "%s=%s ", $4, $5 }')"
+		n=$(count map "$dma")
+		check "$name: $drv: the tracker saw thousands of maps" "maps=$n" [ "$n" -ge 1000 ]
+	done
+	for drv in $nics; do
+		n=$(tr -d '\r' <"$out" | awk -v d="$drv" '$1 == "nic" && $2 == d && $6 == "verified" { print $5 }')
+		echo "# $name: $drv: ${n:-?} packets"
+		check "$name: $drv: thousands of packets, contents verified" "packets=${n:-none}" \
+			[ "${n:-0}" -ge 5000 ]
+	done
+	for drv in $disks; do
+		check "$name: ${drv%%:*}: disk contents verified" \
+			"$(grep "disk $drv" "$out")" grep -q "^disk $drv .* verified" "$out"
+	done
+	# Every report is a documented finding of the driver that drew it.
+	bad=$(tr -d '\r' <"$out" | awk '$1 == "count" && $2 == "violation" { print $3, $4 }' |
+		while read -r drv kind; do
+			[ "$kind" = "$(finding_of "$drv")" ] || echo "$drv:$kind"
+		done)
+	bad+=$(tr -d '\r' <"$out" | sed -n 's/^site //p' | while read -r kind _ func; do
+		[ "$kind" = "$(finding_of "${func%%_*}")" ] || echo " site:$kind:$func"
+	done)
+	check "$name: no report but the drivers' documented findings" "unexpected: $bad" \
+		[ -z "$bad" -a "$(count map "${nics%% *}")" -gt 0 ]
+	check "$name: the tracker counted every report" \
+		"violations $(stat "$out" violations), counted $(tr -d '\r' <"$out" |
+			awk '$1 == "count" && $2 == "violation" { n += $5 } END { print n + 0 }')" \
+		[ "$(stat "$out" violations)" = "$(tr -d '\r' <"$out" |
+			awk '$1 == "count" && $2 == "violation" { n += $5 } END { print n + 0 }')" ]
+}
+
+# The reports of a finding must be gone with its fix, the data intact:
+# fixed NAME DRIVER PATCH SUBDIR OBJECTS NIC-MODEL builds the driver in
+# SUBDIR of the kernel tree with Documentation/findings/PATCH applied, as a
+# module named DRIVER_fixed (a built-in DRIVER already holds its name),
+# unbinds DRIVER from the NIC, loads the fixed one and runs the traffic
+# that draws the finding unfixed.
+fixed() {
+	local name=$1 drv=$2 patch=$3 dir=$4 objs=$5 model=$6 m=$T/fixed-$2 kdir
+	shift 6
+	mkdir -p "$m/$dir" "$T/$name.files"
+	cp "$SRC/$dir"/*.[ch] "$m/$dir/"
+	(cd "$m" && git apply -p1 "$REPO/Documentation/findings/$patch") ||
+		{ not_ok "$name: $patch applies to the 6.12 driver" "git apply failed"; return; }
+	sed -i "s/\"$drv\";/\"${drv}_fixed\";/; s/\"$drv\"$/\"${drv}_fixed\"/" "$m/$dir"/*.c
+	printf 'obj-m := %s_fixed.o\n%s_fixed-y := %s\n' "$drv" "$drv" "$objs" >"$m/$dir/Kbuild"
+	kdir=$(make -s -C "$REPO" kdir)
+	make -s -C "$kdir" M="$m/$dir" modules >"$T/$name.build" 2>&1
+	cp "$m/$dir/${drv}_fixed.ko" "$T/$name.files/" 2>/dev/null
+	check "$name: the fixed driver builds" "$(tail -3 "$T/$name.build")" \
+		test -f "$T/$name.files/${drv}_fixed.ko"
+	cat >"$T/$name.sh" <<S
+. /usr/share/dma-owner/traffic.sh
+ifc=\$(nic_of $drv) || exit 10
+pci=\$(basename \$(readlink /sys/class/net/\$ifc/device))
+echo \$pci >/sys/bus/pci/drivers/$drv/unbind || exit 10
+insmod ${drv}_fixed.ko || exit 10
+ifc=\$(nic_of ${drv}_fixed) || exit 10
+echo "bound to ${drv}_fixed: \$ifc"
+net_up \$ifc || exit 10
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+i=0
+while [ \$i -lt 200 ]; do
+	[ "\$(wget -q -O - http://10.0.2.2:$HTTP_PORT/small)" = small ] || exit 13
+	i=\$((i + 1))
+done
+echo "packets \$(packets \$ifc)"
+report_sites
+cat /sys/kernel/debug/dma-owner/stats
+S
+	vm "$T/$name.out" --timeout 900 --files "$T/$name.files" --nic "$model" "$@" "$T/$name.sh"
+	check "$name: the fixed $drv moves verified data, no report, no splat" \
+		"rc=$rc: $(tail -2 "$T/$name.out") $(head -2 "$T/$name.out.err")" [ $rc = 0 ]
+	echo "# $name: maps $(stat "$T/$name.out" maps)," \
+		"packets $(tr -d '\r' <"$T/$name.out" | sed -n 's/^packets //p')"
+	check "$name: the fixed $drv was the one moving it" "$(grep -m1 'bound to' "$T/$name.out")" \
+		grep -q "^bound to ${drv}_fixed" "$T/$name.out"
+	check_reports "$name" "$T/$name.out"
+}
+
+fleet nics+hbas "e100 pcnet32 vmxnet3" "sym53c8xx megaraid_sas vmw_pvscsi" \
+	--nic i82559er --nic pcnet --nic vmxnet3 \
+	--scsi lsi53c895a:64M --scsi megasas:64M --scsi pvscsi:64M
+fleet nics+hbas+usb+iommu "8139cp e1000" "virtio_scsi:virtio-pci usb-storage:xhci_hcd" \
+	--iommu --nic rtl8139 --nic e1000 --scsi virtio-scsi-pci:64M --usb-storage 64M
+fixed e100-fixed e100 e100-rfd-sync-for-cpu-before-write.patch \
+	drivers/net/ethernet/intel e100.o i82559er
+fixed e1000-fixed e1000 e1000-rx-copybreak-sync-for-device.patch \
+	drivers/net/ethernet/intel/e1000 \
+	"e1000_main.o e1000_hw.o e1000_ethtool.o e1000_param.o" e1000
 
 # Switching tracking off and on, and changing the filter, while traffic is
 # in flight reports nothing: the tracker forgets what it flushed before it

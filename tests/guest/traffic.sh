@@ -1,18 +1,71 @@
 # SPDX-License-Identifier: GPL-2.0
 # Real-driver traffic helpers for guest scripts: source, then call.
 
-# Bring up the first NIC on slirp's network; the host is 10.0.2.2.
+# The Nth NIC (from 0) has MAC 52:54:00:12:34:5N and slirp network
+# 10.0.(2+N).0/24 (run-vm.sh): nic_index IFACE prints N.
+nic_index() {
+	a=$(cat /sys/class/net/"$1"/address) || return 1
+	a=${a##*:}
+	echo "${a#5}"
+}
+
+# nic_host IFACE: the host's address as seen through IFACE.
+nic_host() {
+	echo "10.0.$((2 + $(nic_index "$1"))).2"
+}
+
+# nic_of DRIVER: the interface DRIVER drives.
+nic_of() {
+	for n in /sys/class/net/*; do
+		[ -e "$n/device/driver" ] || continue
+		[ "$(basename "$(readlink "$n/device/driver")")" = "$1" ] &&
+			{ echo "${n##*/}"; return 0; }
+	done
+	echo "no interface driven by $1" >&2
+	return 1
+}
+
+# disk_of DRIVER: the disk whose adapter DRIVER drives (the nearest bound
+# device above the disk: the PCI HBA, the USB interface, the virtio device).
+disk_of() {
+	for b in /sys/block/*; do
+		d=$(readlink -f "$b/device") || continue
+		d=${d%/*}
+		while [ "${#d}" -gt 12 ]; do
+			if [ -e "$d/driver" ]; then
+				[ "$(basename "$(readlink "$d/driver")")" = "$1" ] &&
+					{ echo "/dev/${b##*/}"; return 0; }
+				break
+			fi
+			d=${d%/*}
+		done
+	done
+	echo "no disk behind $1" >&2
+	return 1
+}
+
+# Bring up a NIC (default eth0) on its slirp network; the first NIC's
+# network carries the default route.
 net_up() {
-	ip link set "${1:-eth0}" up || return 1
-	ip addr add 10.0.2.15/24 dev "${1:-eth0}" || return 1
-	ip route add default via 10.0.2.2 || return 1
-	# e1000e negotiates its link for a second or two after "up".
+	ifc=${1:-eth0}
+	n=$(nic_index "$ifc") || return 1
+	ip link set "$ifc" up || return 1
+	ip addr add "10.0.$((2 + n)).15/24" dev "$ifc" || return 1
+	[ "$n" != 0 ] || ip route add default via 10.0.2.2 || return 1
+	# e1000e negotiates its link for a second or two after "up"; drivers
+	# that do not report a carrier (pcnet32) stay "unknown".
 	for _ in $(seq 100); do
-		[ "$(cat /sys/class/net/"${1:-eth0}"/operstate)" = up ] && return 0
+		case "$(cat /sys/class/net/"$ifc"/operstate)" in up|unknown) return 0 ;; esac
 		sleep 0.1
 	done
-	echo "${1:-eth0}: link did not come up"
+	echo "$ifc: link did not come up"
 	return 1
+}
+
+# packets IFACE: packets received and sent.
+packets() {
+	echo $(($(cat /sys/class/net/"$1"/statistics/rx_packets) +
+		$(cat /sys/class/net/"$1"/statistics/tx_packets)))
 }
 
 # fetch N URL MD5: download URL N times, each copy must match MD5. A copy
@@ -32,18 +85,23 @@ fetch() {
 	echo "fetched $2 $1 times, contents verified"
 }
 
-# disk_rw DEV MB [direct]: write MB of random data through DEV, read it
-# back, compare. "direct" bypasses the page cache (O_DIRECT), so the I/O is
-# issued -- and its DMA mapped -- in dd's own context.
+# disk_rw DEV MB [direct|small]: write MB of random data through DEV, read
+# it back, compare. "direct" bypasses the page cache (O_DIRECT), so the I/O
+# is issued -- and its DMA mapped -- in dd's own context; "small" does so
+# 4 KiB at a time, a mapping per block. Disks may be tested in parallel:
+# each has its own data file.
 disk_rw() {
-	oflag= iflag=
-	[ "$3" = direct ] && oflag=oflag=direct iflag=iflag=direct
-	dd if=/dev/urandom of=/tmp/disk.data bs=64k count=$(($2 * 16)) 2>/dev/null
-	want=$(md5sum </tmp/disk.data | cut -d' ' -f1)
-	dd if=/tmp/disk.data of="$1" bs=64k conv=fsync $oflag 2>/dev/null || { echo "write $1 failed"; return 1; }
+	oflag= iflag= bs=64k
+	[ -n "$3" ] && oflag=oflag=direct iflag=iflag=direct
+	[ "$3" = small ] && bs=4k
+	data=/tmp/disk.${1##*/}
+	dd if=/dev/urandom of="$data" bs=64k count=$(($2 * 16)) 2>/dev/null
+	want=$(md5sum <"$data" | cut -d' ' -f1)
+	dd if="$data" of="$1" bs=$bs conv=fsync $oflag 2>/dev/null || { echo "write $1 failed"; return 1; }
 	echo 3 >/proc/sys/vm/drop_caches
-	got=$(dd if="$1" bs=64k count=$(($2 * 16)) $iflag 2>/dev/null | md5sum | cut -d' ' -f1)
-	rm -f /tmp/disk.data
+	got=$(dd if="$1" bs=$bs count=$(($2 * 1024 * 1024 / ${bs%k} / 1024)) $iflag 2>/dev/null |
+		md5sum | cut -d' ' -f1)
+	rm -f "$data"
 	[ "$got" = "$want" ] || { echo "$1: read back $got, wrote $want"; return 1; }
 	echo "$1: wrote and read back $2 MiB${3:+ ($3)}, contents verified"
 }
@@ -52,4 +110,25 @@ disk_rw() {
 report_sites() {
 	grep -E '^[a-z-]+ in ' /sys/kernel/debug/dma-owner/violations |
 		sed 's/+0x.*//; s/^/site /' | sort -u
+}
+
+# Count the tracker's events per driver, in the kernel (a hist trigger on
+# each event, keyed by the driver of the device that made the call).
+EVENTS="map unmap sync_for_cpu sync_for_device violation"
+counts_start() {
+	for e in $EVENTS; do
+		keys=driver
+		[ $e = violation ] && keys=driver,kind
+		echo "hist:keys=$keys" \
+			>/sys/kernel/tracing/events/dma_owner/dma_owner_$e/trigger || return 1
+	done
+}
+
+# The counts so far, one "count EVENT DRIVER N" line each, and for
+# violations one "count violation DRIVER KIND N" line each.
+counts() {
+	for e in $EVENTS; do
+		sed -n "s/^{ driver: *\([^ ,]*\) *\(, kind: *\([^ ]*\) *\)\{0,1\}} hitcount: *\([0-9]*\)\$/count $e \1 \3 \4/p" \
+			/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
+	done
 }

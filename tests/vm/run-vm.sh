@@ -15,10 +15,17 @@ options:
   --timeout SEC      kill the guest after SEC seconds (default 600)
   --allow-warn RE    WARNINGs whose line matches RE (extended regex) are
                      expected; any other WARN fails the run
-  --nic MODEL        add a NIC (e1000, e1000e, virtio-net-pci) on slirp
+  --nic MODEL        add a NIC (e1000, e1000e, virtio-net-pci, i82559er,
+                     pcnet, vmxnet3, rtl8139, tulip...) on slirp; the Nth
+                     (from 0) has MAC 52:54:00:12:34:5N and its own network
+                     10.0.(2+N).0/24, the host being 10.0.(2+N).2
   --nvme SIZE        add an nvme disk of SIZE (e.g. 64M), made on the fly
   --ahci SIZE        add a SATA disk on q35's AHCI controller
   --virtio-blk SIZE  add a virtio-blk disk
+  --scsi HBA:SIZE    add a SCSI disk on its own host adapter HBA
+                     (lsi53c895a, megasas, mptsas1068, pvscsi, am53c974,
+                     virtio-scsi-pci)
+  --usb-storage SIZE add a USB disk behind a qemu-xhci controller
   --iommu            add intel-iommu (and intel_iommu=on); virtio devices
                      then use iommu_platform=on
   --smp N            N virtual CPUs (default 2)
@@ -43,7 +50,9 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--allow-warn) allow=$2; shift ;;
 	--nic) devices+=(nic:$2); shift ;;
-	--nvme|--ahci|--virtio-blk) disks+=("${1#--}:$2"); shift ;;
+	--nvme|--ahci|--virtio-blk|--usb-storage) disks+=("${1#--}:$2"); shift ;;
+	--scsi) [[ "$2" == ?*:?* ]] || die "--scsi wants HBA:SIZE"
+		disks+=("scsi:$2"); shift ;;
 	--iommu) iommu=1 ;;
 	--smp) smp=$2; shift ;;
 	--log) log=$2; shift ;;
@@ -89,18 +98,25 @@ i=0 ahci_port=0
 for d in "${devices[@]}"; do
 	model=${d#nic:}
 	case "$model" in virtio*) model=$model$virtio_opt ;; esac
-	qargs+=(-netdev user,id=net$i -device "$model,netdev=net$i")
+	[ $i -lt 10 ] || die "at most 10 NICs"
+	qargs+=(-netdev "user,id=net$i,net=10.0.$((2 + i)).0/24"
+		-device "$model,netdev=net$i,mac=52:54:00:12:34:5$i")
 	i=$((i + 1))
 done
 for d in "${disks[@]}"; do
-	kind=${d%%:*}
-	truncate -s "${d#*:}" "$run/disk$i.img" || die "bad disk size in --$kind ${d#*:}"
+	kind=${d%%:*} size=${d##*:}
+	truncate -s "$size" "$run/disk$i.img" || die "bad disk size in --$kind $size"
 	qargs+=(-drive "file=$run/disk$i.img,if=none,id=disk$i,format=raw")
 	case "$kind" in
 	nvme) qargs+=(-device "nvme,serial=dmaowner$i,drive=disk$i") ;;
 	ahci) qargs+=(-device "ide-hd,drive=disk$i,bus=ide.$ahci_port")
 	      ahci_port=$((ahci_port + 1)) ;;
 	virtio-blk) qargs+=(-device "virtio-blk-pci,drive=disk$i$virtio_opt") ;;
+	scsi) hba=${d#scsi:} hba=${hba%:*}
+	      case "$hba" in virtio*) hba=$hba$virtio_opt ;; esac
+	      qargs+=(-device "$hba,id=hba$i" -device "scsi-hd,drive=disk$i,bus=hba$i.0") ;;
+	usb-storage) qargs+=(-device "qemu-xhci,id=xhci$i"
+			     -device "usb-storage,drive=disk$i,bus=xhci$i.0") ;;
 	esac
 	i=$((i + 1))
 done
