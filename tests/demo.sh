@@ -53,7 +53,7 @@ dmaown timeline /tmp/own.dat --handle \$(sed -n 's/^handle //p' /sys/kernel/debu
 S
 echo "dma-owner: booting the guest (QEMU, $(cat "$CACHE/kvm.probe" 2>/dev/null || echo tcg))..."
 QEMU_ARGS="-device edu $QEMU_ARGS" "$VM" --nic e1000 --nvme 64M \
-	--allow-warn 'at kernel/dma/(owner_report|debug)\.c' "$T/demo.sh"
+	--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/demo.sh"
 rc=$?
 echo
 if [ $rc = 0 ]; then

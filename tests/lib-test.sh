@@ -51,6 +51,15 @@ stat() {
 	tr -d '\r' <"$1" | sed -n "s/^$2: //p" | tail -1
 }
 
+# The WARNs a run may expect, each exactly: the tracker's report (one WARN,
+# in dma_owner_emit()), and, where a test misuses the DMA API on purpose,
+# dma-debug's reports and swiotlb's bounce overflow. Each names the function
+# that warned, so that a BUG or lockdep splat in the same file
+# ("sleeping function called from invalid context at ...") never passes.
+REPORT_WARN='at kernel/dma/owner_report\.c:[0-9]+ dma_owner_emit\+0x'
+DMA_DEBUG_WARN='at kernel/dma/debug\.c:[0-9]+ (check_|debug_dma_|dma_debug_|add_dma_entry|active_cacheline_)[a-z_]*\+0x'
+SWIOTLB_WARN='at kernel/dma/swiotlb\.c:[0-9]+ swiotlb_[a-z_]*\+0x'
+
 # The documented e1000 finding (Documentation/dma-owner.rst, "Findings"),
 # as the violations log names it. Any test with e1000 traffic may see it.
 E1000_FINDING="missing-sync-for-device in e1000_clean_rx_irq"

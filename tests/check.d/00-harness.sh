@@ -57,3 +57,17 @@ check "an unexpected WARN fails the run" "rc=$rc, want 125" [ $rc = 125 ]
 check "an unexpected WARN is named" "message: $(head -1 "$T/out.err")" grep -q "FAIL: unexpected WARN" "$T/out.err"
 vm "$T/out" --files "$T/files" --allow-warn 'warn_test' "$T/warn.sh"
 check "an expected WARN (--allow-warn) passes" "rc=$rc: $(head -1 "$T/out.err")" [ $rc = 0 ]
+
+# The allow-lists admit a report's WARN, never another problem in its file.
+allowed() { printf '%s\n' "$1" | grep -qE -- "$REPORT_WARN|$DMA_DEBUG_WARN|$SWIOTLB_WARN"; }
+refused() { ! allowed "$1"; }
+check "allow-list: the tracker's report WARN passes" "REPORT_WARN=$REPORT_WARN" \
+	allowed 'WARNING: CPU: 1 PID: 91 at kernel/dma/owner_report.c:537 dma_owner_emit+0x14d/0x188'
+check "allow-list: dma-debug's report WARN passes" "DMA_DEBUG_WARN=$DMA_DEBUG_WARN" \
+	allowed 'WARNING: CPU: 1 PID: 31 at kernel/dma/debug.c:1042 check_unmap+0x9cd/0xb37'
+for line in 'BUG: sleeping function called from invalid context at kernel/dma/owner_report.c:120' \
+	'WARNING: CPU: 0 PID: 1 at kernel/dma/owner_report.c:80 log_resize+0x10/0x80' \
+	'BUG: sleeping function called from invalid context at kernel/dma/debug.c:600' \
+	'WARNING: CPU: 0 PID: 1 at kernel/dma/owner.c:300 insert+0x10/0x80'; do
+	check "allow-list: refuses \"$line\"" "it matched" refused "$line"
+done

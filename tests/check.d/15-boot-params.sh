@@ -36,7 +36,7 @@ cat /sys/kernel/debug/dma-owner/stats
 echo "logged \$(grep -c '^\[' /sys/kernel/debug/dma-owner/violations)"
 S
 	KERNEL_ARGS="$args" vm "$T/$name.out" --timeout 900 \
-		--allow-warn 'at kernel/dma/(owner_report\.c:[0-9]+ dma_owner_emit|debug\.c)' \
+		--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \
 		--nic e1000e --nvme 64M "$T/$name.sh"
 	check "$name: boots, traffic verified, no splat" \
 		"rc=$rc: $(tail -2 "$T/$name.out") $(head -2 "$T/$name.out.err")" [ $rc = 0 ]

@@ -169,7 +169,7 @@ cat \$D/stats
 S
 KERNEL_ARGS="slab_debug=A,dma_owner_entry,dma_owner_csum_entry" \
 	vm "$T/faults.out" --timeout 1200 --nic e1000e --nvme 64M \
-	--allow-warn 'at kernel/dma/(owner_report\.c:[0-9]+ dma_owner_emit|debug\.c)' \
+	--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \
 	--files "$T/files" "$T/faults.sh"
 check "faults: traffic verified under failslab, no splat" \
 	"rc=$rc: $(tail -2 "$T/faults.out") $(head -2 "$T/faults.out.err")" [ $rc = 0 ]

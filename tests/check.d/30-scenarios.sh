@@ -13,7 +13,7 @@ echo 'sh /usr/share/dma-owner/scenarios.sh' >"$T/run.sh"
 # Every entry of the module's scenario table but "random" (test 50's).
 want=$(($(grep -cE '^	\{ "[a-z_]+",' "$REPO/tests/test_dma_owner.c") - 1))
 # The misuse is real misuse: dma-debug and swiotlb's overflow check WARN too.
-allow='at kernel/dma/(owner_report|debug|swiotlb)\.c'
+allow="$REPORT_WARN|$DMA_DEBUG_WARN|$SWIOTLB_WARN"
 
 quiet() { "$@" >/dev/null 2>&1; }
 

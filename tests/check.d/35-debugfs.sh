@@ -52,6 +52,12 @@ echo >\$D/filter
 echo "--- filter2"; cat \$D/filter
 echo "--- fuzz"
 sh /usr/share/dma-owner/fuzz-writes.sh
+maps() { sed -n 's/^maps: //p' \$D/stats; }
+echo 0 >\$D/enabled; m0=\$(maps); e0=\$(cat \$D/enabled)
+echo cycle_single >\$R; m1=\$(maps)
+echo 1 >\$D/enabled; e1=\$(cat \$D/enabled)
+echo cycle_single >\$R; m2=\$(maps)
+echo "enabled-effect \$e0 \$m0 \$m1 \$e1 \$m2"
 echo "--- race"
 ( end=\$((\$(date +%s) + 8)); while [ \$(date +%s) -lt \$end ]; do echo cycle_sg >\$R; done ) &
 ( end=\$((\$(date +%s) + 8)); while [ \$(date +%s) -lt \$end ]; do fetch 1 http://10.0.2.2:$HTTP_PORT/blob $md5 >/dev/null; done ) &
@@ -68,7 +74,7 @@ wait
 echo "reads \$n badlines \$bad"
 S
 
-QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn 'at kernel/dma/(owner_report|debug|swiotlb)\.c' "$T/debugfs.sh"
+QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/debugfs.sh"
 check "debugfs: guest run clean" "rc=$rc: $(tail -3 "$T/out") $(head -3 "$T/out.err")" [ $rc = 0 ]
 tr -d '\r' <"$T/out" >"$T/o"
 dev=$(sed -n 's/^testdev //p' "$T/o")
@@ -95,7 +101,7 @@ check "debugfs: log_size=3 keeps the newest three, oldest first" "got: $log2" \
 log2grown=$(sec log2grown | grep -o '^\[[0-9]*\]\|^[a-z-]* in ' | xargs)
 check "debugfs: growing the log to 64 keeps the same three and invents none" "got: $log2grown" \
 	[ "$log2grown" = "$log2" ]
-for k in maps violations violation.missing-sync-for-device live; do
+for k in maps violations violation.missing-sync-for-device; do
 	check "debugfs: clear zeroes $k" "$k: $(st stats2 $k)" [ "$(st stats2 $k)" = 0 ]
 done
 check "debugfs: clear empties the log" "$(sec log3 | head -2)" [ -z "$(sec log3)" ]
@@ -122,8 +128,15 @@ check "debugfs: every malformed write refused" "$(sec fuzz | grep accepted: | he
 	sh -c "echo '$fuzz' | grep -q 'accepted 0$' && ! grep -q '^accepted:' '$T/o'"
 check "debugfs: malformed writes change nothing" "$(grep '^changed:' "$T/o" | head -3)" \
 	sh -c "! grep -q '^changed:' '$T/o'"
+check "debugfs: the fuzz's one-write path takes good values (enabled 0 and 1, filter set and emptied)" \
+	"$(grep '^control' "$T/o")" \
+	[ "$(grep -c '^control ok:' "$T/o")" = 4 -a "$(grep -c '^control failed:' "$T/o")" = 0 ]
 n=$(sed -n 's/^refused \([0-9]*\) .*/\1/p' "$T/o")
 check "debugfs: fuzz covered hundreds of inputs" "$n" [ "${n:-0}" -ge 500 ]
+set -- $(sed -n 's/^enabled-effect //p' "$T/o")
+check "debugfs: enabled=0 reads back 0 and stops tracking; 1 reads back 1 and resumes" \
+	"enabled $1, maps $2 -> $3 off; enabled $4, maps -> $5 on" \
+	[ "$1" = 0 -a "$2" = "$3" -a "$4" = 1 -a "${5:-0}" -gt "${3:-0}" ]
 race=$(sed -n 's/^reads //p' "$T/o")
 echo "# mappings under load: reads $race"
 check "debugfs: mappings read under load: well-formed lines" "$race $(grep -m3 "^badline:" "$T/o")" \

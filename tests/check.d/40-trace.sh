@@ -39,7 +39,7 @@ echo "--- stats"
 cat /sys/kernel/debug/dma-owner/stats
 S
 
-QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn 'at kernel/dma/(owner_report|debug)\.c' "$T/trace.sh"
+QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/trace.sh"
 check "trace: guest run clean" "rc=$rc: $(tail -3 "$T/out") $(head -3 "$T/out.err")" [ $rc = 0 ]
 tr -d '\r' <"$T/out" >"$T/o"
 dev=$(sed -n 's/^testdev //p' "$T/o")

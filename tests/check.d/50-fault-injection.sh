@@ -23,7 +23,7 @@ echo random >/sys/kernel/debug/test_dma_owner/run || exit 11
 cat /sys/kernel/debug/test_dma_owner/result
 cat /sys/kernel/debug/dma-owner/stats
 S
-allow='at kernel/dma/(owner_report|debug|swiotlb)\.c'
+allow="$REPORT_WARN|$DMA_DEBUG_WARN|$SWIOTLB_WARN"
 
 random_mode() {
 	local mode=$1 k inj det total=0
@@ -67,7 +67,7 @@ disk_rw /dev/nvme0n1 4 || exit 13
 report_sites
 cat /sys/kernel/debug/dma-owner/stats
 S
-vm "$T/fail.out" --allow-warn 'at kernel/dma/owner_report\.c' --nvme 64M "$T/fail.sh"
+vm "$T/fail.out" --allow-warn "$REPORT_WARN" --nvme 64M "$T/fail.sh"
 check "fail_dma_map: nvme I/O verified despite failed maps, no splat" \
 	"rc=$rc: $(tail -2 "$T/fail.out") $(head -2 "$T/fail.out.err")" [ $rc = 0 ]
 n=$(tr -d '\r' <"$T/fail.out" | sed -n 's/^injected //p')

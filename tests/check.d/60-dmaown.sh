@@ -108,7 +108,7 @@ echo "--- end"
 S
 
 # dir_mismatch_single also makes dma-debug WARN.
-QEMU_ARGS="-device edu" vm "$T/out" --allow-warn 'at kernel/dma/(owner_report|debug)\.c' "$T/dmaown.sh"
+QEMU_ARGS="-device edu" vm "$T/out" --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/dmaown.sh"
 check "dmaown: guest run clean" "rc=$rc: $(tail -3 "$T/out") $(head -3 "$T/out.err")" [ $rc = 0 ]
 tr -d '\r' <"$T/out" >"$T/o"
 mkdir -p "$REPO/out/dmaown"

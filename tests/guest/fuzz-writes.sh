@@ -75,4 +75,17 @@ for s in 0 -1 65537 x; do
 	fi
 done
 batch parameters
+# Positive control: the same one-write path takes well-formed values, and
+# each takes effect, so that a refusal above means the value was refused.
+control() {
+	if put "$1" "$2" && [ "$(cat "$1")" = "$3" ]; then
+		echo "control ok: ${1##*/} <- $2"
+	else
+		echo "control failed: ${1##*/} <- $2 reads back '$(cat "$1")', want '$3'"
+	fi
+}
+control $D/enabled '0\n' 0
+control $D/enabled '1' 1
+control $D/filter 'e1000\n' e1000
+control $D/filter '\n' ''
 echo "refused $refused accepted $accepted"

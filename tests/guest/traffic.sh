@@ -62,6 +62,17 @@ net_up() {
 	return 1
 }
 
+# pci_of PATH: the PCI address of the nearest PCI device at or above PATH
+# in /sys/devices -- the device that makes a disk's or a NIC's DMA calls.
+pci_of() {
+	d=$(readlink -f "$1")
+	while [ "${#d}" -gt 12 ]; do
+		case "${d##*/}" in ????:??:??.?) echo "${d##*/}"; return 0 ;; esac
+		d=${d%/*}
+	done
+	return 1
+}
+
 # packets IFACE: packets received and sent.
 packets() {
 	echo $(($(cat /sys/class/net/"$1"/statistics/rx_packets) +
@@ -112,23 +123,24 @@ report_sites() {
 		sed 's/+0x.*//; s/^/site /' | sort -u
 }
 
-# Count the tracker's events per driver, in the kernel (a hist trigger on
-# each event, keyed by the driver of the device that made the call).
+# counts_start [driver|device]: count the tracker's events per driver
+# (default) or per device, in the kernel: a hist trigger on each event,
+# keyed by the device that made the call or its driver.
 EVENTS="map unmap sync_for_cpu sync_for_device violation"
 counts_start() {
 	for e in $EVENTS; do
-		keys=driver
-		[ $e = violation ] && keys=driver,kind
+		keys=${1:-driver}
+		[ $e = violation ] && keys=$keys,kind
 		echo "hist:keys=$keys" \
 			>/sys/kernel/tracing/events/dma_owner/dma_owner_$e/trigger || return 1
 	done
 }
 
-# The counts so far, one "count EVENT DRIVER N" line each, and for
-# violations one "count violation DRIVER KIND N" line each.
+# The counts so far, one "count EVENT KEY N" line each, and for violations
+# one "count violation KEY KIND N" line each.
 counts() {
 	for e in $EVENTS; do
-		sed -n "s/^{ driver: *\([^ ,]*\) *\(, kind: *\([^ ]*\) *\)\{0,1\}} hitcount: *\([0-9]*\)\$/count $e \1 \3 \4/p" \
+		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *\(, kind: *\([^ ]*\) *\)\{0,1\}} hitcount: *\([0-9]*\)\$/count $e \1 \3 \4/p" \
 			/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
 	done
 }

@@ -25,7 +25,11 @@ options:
   --scsi HBA:SIZE    add a SCSI disk on its own host adapter HBA
                      (lsi53c895a, megasas, mptsas1068, pvscsi, am53c974,
                      virtio-scsi-pci)
-  --usb-storage SIZE add a USB disk behind a qemu-xhci controller
+  --usb-storage [HC:]SIZE
+                     add a USB disk behind its own host controller HC
+                     (qemu-xhci, the default, or usb-ehci)
+  --sd SIZE          add an SD card (SIZE a power of 2) on an sdhci-pci
+                     controller
   --iommu            add intel-iommu (and intel_iommu=on); virtio devices
                      then use iommu_platform=on
   --smp N            N virtual CPUs (default 2)
@@ -50,7 +54,9 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--allow-warn) allow=$2; shift ;;
 	--nic) devices+=(nic:$2); shift ;;
-	--nvme|--ahci|--virtio-blk|--usb-storage) disks+=("${1#--}:$2"); shift ;;
+	--nvme|--ahci|--virtio-blk|--sd) disks+=("${1#--}:$2"); shift ;;
+	--usb-storage) hc=qemu-xhci:$2; [[ "$2" == ?*:?* ]] && hc=$2
+		disks+=("usb-storage:$hc"); shift ;;
 	--scsi) [[ "$2" == ?*:?* ]] || die "--scsi wants HBA:SIZE"
 		disks+=("scsi:$2"); shift ;;
 	--iommu) iommu=1 ;;
@@ -115,8 +121,9 @@ for d in "${disks[@]}"; do
 	scsi) hba=${d#scsi:} hba=${hba%:*}
 	      case "$hba" in virtio*) hba=$hba$virtio_opt ;; esac
 	      qargs+=(-device "$hba,id=hba$i" -device "scsi-hd,drive=disk$i,bus=hba$i.0") ;;
-	usb-storage) qargs+=(-device "qemu-xhci,id=xhci$i"
-			     -device "usb-storage,drive=disk$i,bus=xhci$i.0") ;;
+	usb-storage) hc=${d#usb-storage:} hc=${hc%:*}
+		     qargs+=(-device "$hc,id=hc$i" -device "usb-storage,drive=disk$i,bus=hc$i.0") ;;
+	sd) qargs+=(-device "sdhci-pci,id=sdhci$i" -device "sd-card,drive=disk$i") ;;
 	esac
 	i=$((i + 1))
 done
