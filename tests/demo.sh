@@ -51,7 +51,7 @@ dmaown record -o /tmp/own.dat -- sh -c "echo missing_sync_single >\$R" 2>/dev/nu
 dmaown timeline /tmp/own.dat --handle \$(sed -n 's/^handle //p' /sys/kernel/debug/test_dma_owner/result) |
 	sed 's/^/  /'
 S
-echo "dma-owner: booting the guest (QEMU, $(cat "$CACHE/kvm.probe" 2>/dev/null || echo tcg))..."
+echo "dma-owner: booting the guest (QEMU, $(cat "$CACHE/kvm.probe.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg))..."
 QEMU_ARGS="-device edu $QEMU_ARGS" "$VM" --nic e1000 --nvme 64M \
 	--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/demo.sh"
 rc=$?

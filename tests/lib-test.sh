@@ -34,13 +34,19 @@ vm() {
 # A web server on the host's loopback for guest traffic (the guest dials
 # 10.0.2.2:$HTTP_PORT through slirp), serving the files of $1.
 start_http() {
-	HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	python3 -m http.server --bind 127.0.0.1 --directory "$1" "$HTTP_PORT" \
-		>"$T/http.log" 2>&1 &
+	# The server binds port 0 itself and says which port it got: a port
+	# chosen here and bound later could be taken in between.
+	python3 -u -c '
+import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$1" >"$T/http.port" 2>"$T/http.log" &
 	HTTP_PID=$!
 	trap 'kill $HTTP_PID 2>/dev/null; rm -rf "$T"' EXIT
-	for _ in $(seq 50); do
-		python3 -c "import socket; socket.create_connection(('127.0.0.1', $HTTP_PORT))" 2>/dev/null && return
+	for _ in $(seq 100); do
+		HTTP_PORT=$(head -1 "$T/http.port")
+		[ -n "$HTTP_PORT" ] && return
 		sleep 0.1
 	done
 	echo "not ok - http server did not start"

@@ -129,12 +129,13 @@ for d in "${disks[@]}"; do
 done
 
 # KVM hangs at boot under nested virtualisation on some machines: use it only
-# where a short probe boot works, and remember the verdict per machine.
+# where a short probe boot works, and remember the verdict until the host
+# reboots (one slow probe must not rule KVM out for good).
 accel=$ACCEL
 if [ -z "$accel" ]; then
 	accel=tcg
 	if [ -w /dev/kvm ]; then
-		probe=$CACHE/kvm.probe
+		probe=$CACHE/kvm.probe.$(cat /proc/sys/kernel/random/boot_id)
 		if [ ! -f "$probe" ]; then
 			echo 'exit 0' >"$run/probe.sh"
 			if ACCEL=kvm "$0" -q --timeout 30 "$run/probe.sh" >/dev/null 2>&1; then
