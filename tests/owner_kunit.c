@@ -192,6 +192,33 @@ static void test_missing_sync_for_device(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* The history keeps the last four transitions, oldest first. */
+static void test_history_wrap(struct kunit *test)
+{
+	struct dma_owner_report *r;
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	r = report(test, 0);
+	/* map, cpu, device, then these four: cpu, device, cpu, cpu */
+	KUNIT_EXPECT_EQ(test, r->entry.hist_len, DMA_OWNER_HISTORY);
+	KUNIT_EXPECT_EQ(test, r->entry.hist_ops, DMA_OWNER_OP_SYNC_FOR_CPU |
+			DMA_OWNER_OP_SYNC_FOR_DEVICE << 2 |
+			DMA_OWNER_OP_SYNC_FOR_CPU << 4 | DMA_OWNER_OP_SYNC_FOR_CPU << 6);
+	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&r->entry, DMA_OWNER_HISTORY - 1),
+			r->caller);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_cpu, 4);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_device, 2);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 /* A caller out of reach of the 32-bit offset is unknown, never wrong. */
 static void test_history_caller_out_of_reach(struct kunit *test)
 {
@@ -205,6 +232,58 @@ static void test_history_caller_out_of_reach(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e.hist[1], 0);
 		KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&e, 1), 0UL);
 	}
+}
+
+/*
+ * A mapping is hashed by the chunk it starts in: a partial sync of an
+ * address in the next chunk must still find it (the "chunk before" probe).
+ */
+static void test_sync_in_later_chunk(struct kunit *test)
+{
+	map(test, BASE + 0xc00, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE + 0x1000, 256, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 0x1000, 256, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 0x1100, 256, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 0x1100, 256, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.handle, BASE + 0xc00);
+	unmap(test, BASE + 0xc00, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* A zero-length sync names no byte: it moves nothing and is never judged. */
+static void test_zero_length_sync(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 0, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 0, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* The CPU still owns it all: the zero-length sync gave nothing back. */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	/* Nor is one of a handle nobody mapped reported. */
+	for_cpu(test, BASE + 0x1000000, 0, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* peak_live follows live up and stays there. */
+static void test_peak_live(struct kunit *test)
+{
+	long live;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		map(test, BASE + i * 0x1000, 64, DMA_TO_DEVICE, 0);
+	live = atomic_long_read(&dma_owner_stats.live);
+	KUNIT_EXPECT_GE(test, live, 8L);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&dma_owner_stats.peak_live), live);
+	for (i = 0; i < 8; i++)
+		unmap(test, BASE + i * 0x1000, 64, DMA_TO_DEVICE);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&dma_owner_stats.peak_live), live);
+	EXPECT_SILENT(test);
 }
 
 static void test_redundant_sync_for_device(struct kunit *test)
@@ -1014,6 +1093,10 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_unmap_from_either_owner),
 	KUNIT_CASE(test_missing_sync_for_device),
 	KUNIT_CASE(test_history_caller_out_of_reach),
+	KUNIT_CASE(test_history_wrap),
+	KUNIT_CASE(test_sync_in_later_chunk),
+	KUNIT_CASE(test_zero_length_sync),
+	KUNIT_CASE(test_peak_live),
 	KUNIT_CASE(test_redundant_sync_for_device),
 	KUNIT_CASE(test_skip_cpu_sync),
 	KUNIT_CASE(test_skip_sync_fragments),
