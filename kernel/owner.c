@@ -48,6 +48,9 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/dma_owner.h>
 
+/* A driver's own test module may count the reports its misuse draws. */
+EXPORT_TRACEPOINT_SYMBOL_GPL(dma_owner_violation);
+
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "dma_owner."
 

@@ -42,6 +42,7 @@
 #include <linux/slab.h>
 #include <net/page_pool/helpers.h>
 #include <net/page_pool/types.h>
+#include <trace/events/dma_owner.h>
 
 #define EDU_VENDOR	0x1234
 #define EDU_DEVICE	0x11e8
@@ -1088,6 +1089,60 @@ static unsigned int injected[NR_INJ];
 static unsigned int nr_kinds;		/* of the last run: INJ_CPU_WRITE or all */
 static unsigned int random_done;
 
+/*
+ * Each operation's reports, caught from the dma_owner_violation trace
+ * event: an injection must draw exactly one report, of its kind, and a
+ * correct operation none, so that a missed injection and a false report
+ * of the same kind cannot cancel out in the totals.
+ */
+static struct device *random_dev;
+static unsigned int drawn[NR_INJ + 1];	/* + 1: a kind not injected here */
+static unsigned int mismatches;
+static char first_mismatch[3][96];
+
+static void count_report(void *data, const char *kind, struct device *dev,
+			 u64 handle, size_t size, int dir, int owner,
+			 unsigned long caller)
+{
+	unsigned int i;
+
+	if (dev != READ_ONCE(random_dev))
+		return;
+	for (i = 0; i < NR_INJ && strcmp(kind, injected_names[i]); i++)
+		;
+	drawn[i]++;
+}
+
+/* After operation @op: were the reports it drew exactly @want (or none)? */
+static void check_drawn(unsigned int op, int want)
+{
+	unsigned int i, n = 0;
+	bool ok = true;
+
+	for (i = 0; i <= NR_INJ; i++) {
+		n += drawn[i];
+		if (drawn[i] != (i == want))
+			ok = false;
+	}
+	if (!ok) {
+		if (mismatches < ARRAY_SIZE(first_mismatch)) {
+			char *b = first_mismatch[mismatches];
+			int len;
+
+			len = scnprintf(b, sizeof(first_mismatch[0]),
+					"op %u: injected %s, reports:", op,
+					want < 0 ? "nothing" : injected_names[want]);
+			for (i = 0; i <= NR_INJ; i++)
+				if (drawn[i])
+					len += scnprintf(b + len, sizeof(first_mismatch[0]) - len,
+							 " %s=%u", i < NR_INJ ?
+							 injected_names[i] : "other", drawn[i]);
+		}
+		mismatches++;
+	}
+	memset(drawn, 0, sizeof(drawn));
+}
+
 #define POOL		32
 #define NR_FRAGS	(BUF_SIZE / FRAG)
 
@@ -1350,8 +1405,9 @@ static void inject_twice(struct device *dev, struct pool_map *m,
 	dma_sync_single_for_device(dev, m->h2, m->size, m->dir);
 }
 
-static void inject(struct device *dev, struct pool_map *pool,
-		   struct pool_map *m, struct rnd_state *rs)
+/* Return: the kind injected, or -1 if none could be. */
+static int inject(struct device *dev, struct pool_map *pool,
+		  struct pool_map *m, struct rnd_state *rs)
 {
 	enum injected_kind kind = prandom_u32_state(rs) % nr_kinds;
 	bool done = true;
@@ -1360,7 +1416,7 @@ static void inject(struct device *dev, struct pool_map *pool,
 		m = pool + (m - pool) / ARRAY_SIZE(slot_types) *
 			   ARRAY_SIZE(slot_types);
 	if (!m->live)
-		return;
+		return -1;
 	switch (m->type) {
 	case SLOT_SINGLE:
 		done = inject_single(dev, m, kind, rs);
@@ -1375,8 +1431,10 @@ static void inject(struct device *dev, struct pool_map *pool,
 		inject_twice(dev, m, kind);
 		break;
 	}
-	if (done)
-		injected[kind]++;
+	if (!done)
+		return -1;
+	injected[kind]++;
+	return kind;
 }
 
 /*
@@ -1461,8 +1519,16 @@ static int random_workload(struct device *dev, void *unused)
 	pool = kcalloc(POOL, sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return -ENOMEM;
+	ret = register_trace_dma_owner_violation(count_report, NULL);
+	if (ret) {
+		kfree(pool);
+		return ret;
+	}
+	WRITE_ONCE(random_dev, dev);
 	prandom_seed_state(&rs, random_seed);
 	memset(injected, 0, sizeof(injected));
+	memset(drawn, 0, sizeof(drawn));
+	mismatches = 0;
 	nr_kinds = random_cpu_write ? NR_INJ : INJ_CPU_WRITE;
 	hi_water = 0;
 	for (i = 0; i < POOL; i++) {
@@ -1478,12 +1544,15 @@ static int random_workload(struct device *dev, void *unused)
 
 		if (!m->live) {
 			slot_open(dev, m, &rs);
+			check_drawn(i, -1);
 			continue;
 		}
-		if (prandom_u32_state(&rs) % 100 < random_rate)
-			inject(dev, pool, m, &rs);
-		else
+		if (prandom_u32_state(&rs) % 100 < random_rate) {
+			check_drawn(i, inject(dev, pool, m, &rs));
+		} else {
 			correct_op(dev, m, &rs);
+			check_drawn(i, -1);
+		}
 	}
 	random_done = 1;
 out:
@@ -1491,6 +1560,9 @@ out:
 		slot_close(dev, &pool[i]);
 		free_page((unsigned long)pool[i].buf);
 	}
+	WRITE_ONCE(random_dev, NULL);
+	unregister_trace_dma_owner_violation(count_report, NULL);
+	tracepoint_synchronize_unregister();
 	kfree(pool);
 	return ret;
 }
@@ -1576,6 +1648,10 @@ static int result_show(struct seq_file *m, void *v)
 		for (i = 0; i < nr_kinds; i++)
 			seq_printf(m, "injected.%s %u\n", injected_names[i],
 				   injected[i]);
+		seq_printf(m, "mismatches %u\n", mismatches);
+		for (i = 0; i < min_t(unsigned int, mismatches,
+				      ARRAY_SIZE(first_mismatch)); i++)
+			seq_printf(m, "mismatch %s\n", first_mismatch[i]);
 	}
 	mutex_unlock(&run_lock);
 	return 0;

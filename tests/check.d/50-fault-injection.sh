@@ -4,10 +4,14 @@
 # 1. test_dma_owner's "random" scenario: thousands of random correct
 #    operations with misuse of every kind injected at a seeded rate; the
 #    tracker must detect exactly what was injected, kind by kind, on
-#    dma-direct, swiotlb and intel-iommu. Besides single mappings the
-#    workload keeps skip-sync pages whose fragments change hands on their
-#    own, dma_alloc_noncoherent() memory and buffers mapped twice (equal
-#    handles on dma-direct), and injects into those too.
+#    dma-direct, swiotlb and intel-iommu, and operation by operation: each
+#    injection draws exactly its report and each correct operation none
+#    (test_dma_owner counts them from the dma_owner_violation trace
+#    event), so a missed injection and a false report cannot cancel out.
+#    Besides single mappings the workload keeps skip-sync pages whose
+#    fragments change hands on their own, dma_alloc_noncoherent() memory
+#    and buffers mapped twice (equal handles on dma-direct), and injects
+#    into those too.
 # 2. fail_dma_map: dma_map_*() fails on demand under nvme I/O; the
 #    driver's error path must cope (contents still verified, no splat),
 #    the failures must really have been injected, and the tracker must not
@@ -40,6 +44,11 @@ random_mode() {
 			[ -n "$inj" -a "$det" = "$inj" -a "${inj:-0}" -gt 0 ]
 	done
 	echo "# random[$mode] detected/injected:$summary"
+	local mm
+	mm=$(tr -d '\r' <"$T/$mode.out" | sed -n 's/^mismatches //p')
+	check "random[$mode]: each injection drew exactly its report, each correct op none" \
+		"mismatches ${mm:-none}: $(tr -d '\r' <"$T/$mode.out" | grep '^mismatch ' | head -3)" \
+		[ "$mm" = 0 ]
 	check "random[$mode]: no other violation" "violations $(stat "$T/$mode.out" violations), injected $total" \
 		[ "$(stat "$T/$mode.out" violations)" = "$total" ]
 }
@@ -76,3 +85,7 @@ check "fail_dma_map: map failures were injected" "injected ${n:-none}" [ "${n:-0
 check "fail_dma_map: the tracker stays silent about failed maps" \
 	"violations=$(stat "$T/fail.out" violations), untracked=$(stat "$T/fail.out" untracked)" \
 	[ "$(stat "$T/fail.out" violations)" = 0 ]
+echo "# fail_dma_map: maps $(stat "$T/fail.out" maps), untracked $(stat "$T/fail.out" untracked)"
+check "fail_dma_map: the tracker saw the I/O around the failures, and counted no failed map" \
+	"maps=$(stat "$T/fail.out" maps), untracked=$(stat "$T/fail.out" untracked)" \
+	[ "$(stat "$T/fail.out" maps)" -gt 100 -a "$(stat "$T/fail.out" untracked)" = 0 ]
