@@ -56,7 +56,11 @@ for i in $(seq 100); do
 done
 echo missing_sync_single >$R
 echo size_mismatch_single >$R
-sleep 1
+# Until both have printed the second report (they poll), at most 10 s.
+for i in $(seq 100); do
+	grep -q size-mismatch /tmp/follow && grep -q size-mismatch /tmp/followj && break
+	sleep 0.1
+done
 kill $fp $fpj
 wait $fp; frc=$?
 wait $fpj; fjrc=$?
