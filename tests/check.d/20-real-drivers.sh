@@ -259,10 +259,9 @@ fleet nics+hbas "e100 pcnet32 vmxnet3" "sym53c8xx megaraid_sas vmw_pvscsi" \
 	--scsi lsi53c895a:64M --scsi megasas:64M --scsi pvscsi:64M
 fleet nics+hbas+usb+iommu "8139cp e1000" "virtio_scsi:virtio-pci usb-storage:xhci_hcd" \
 	--iommu --nic rtl8139 --nic e1000 --scsi virtio-scsi-pci:64M --usb-storage 64M
-KERNEL_ARGS=swiotlb=force fleet nics+hbas+sd+ehci+swiotlb "e100 pcnet32 vmxnet3" \
-	"sdhci-pci usb-storage:ehci-pci sym53c8xx megaraid_sas" \
-	--nic i82559er --nic pcnet --nic vmxnet3 --sd 64M --usb-storage usb-ehci:64M \
-	--scsi lsi53c895a:64M --scsi megasas:64M
+KERNEL_ARGS=swiotlb=force fleet nics+hbas+sd+ehci+swiotlb "pcnet32 vmxnet3" \
+	"sdhci-pci usb-storage:ehci-pci megaraid_sas" \
+	--nic pcnet --nic vmxnet3 --sd 64M --usb-storage usb-ehci:64M --scsi megasas:64M
 fixed e100-fixed e100 e100-rfd-sync-for-cpu-before-write.patch \
 	drivers/net/ethernet/intel e100.o i82559er
 fixed e1000-fixed e1000 e1000-rx-copybreak-sync-for-device.patch \
