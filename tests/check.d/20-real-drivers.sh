@@ -31,17 +31,18 @@ scenario() {
 . /usr/share/dma-owner/traffic.sh
 counts_start device || exit 9
 net_up || exit 10
-# large packets: 4 x 8 MiB down; small ones: 200 short connections
-fetch 4 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
+# large packets: 2 x 8 MiB down; small ones: 200 short connections
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 i=0
 while [ \$i -lt 200 ]; do
 	[ "\$(wget -q -O - http://10.0.2.2:$HTTP_PORT/small)" = small ] || exit 13
 	i=\$((i + 1))
 done
 disk_rw $disk 8 || exit 12
-disk_rw $disk 4 small || exit 12
-echo "dma_path iommu_group=\$([ -e /sys/class/net/eth0/device/iommu_group ] && echo yes || echo no)" \
-	"swiotlb_hiwater=\$(cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater)"
+# swiotlb is freed at boot, with its debugfs, when nothing needs it.
+echo "dma_path iommu_group=\$([ -e /sys/bus/pci/devices/\$(pci_of /sys/class/net/eth0/device)/iommu_group ] &&
+	echo yes || echo no)" \
+	"swiotlb_hiwater=\$(cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater 2>/dev/null || echo 0)"
 echo "nic_device \$(pci_of /sys/class/net/eth0/device)"
 echo "disk_device \$(pci_of /sys/block/${disk#/dev/}/device)"
 counts
@@ -65,8 +66,8 @@ S
 	local packets
 	packets=$(tr -d '\r' <"$T/$name.out" | sed -n 's/^packets //p')
 	echo "# $name: ${packets:-?} packets through the NIC"
-	check "$name: tens of thousands of packets, small and large" "packets=${packets:-none}" \
-		[ "${packets:-0}" -gt 20000 ]
+	check "$name: thousands of packets, small and large" "packets=${packets:-none}" \
+		[ "${packets:-0}" -gt 10000 ]
 	check "$name: the tracker saw the traffic" "maps=${maps:-none}" [ "${maps:-0}" -gt 10000 ]
 	# The DMA path the boot asked for is the one the traffic took.
 	local path want=dma-direct
@@ -84,17 +85,16 @@ S
 		n=$(tr -d '\r' <"$T/$name.out" | awk -v d="${dev:-none}" \
 			'$1 == "count" && $2 == "map" && $3 == d { n = $4 } END { print n + 0 }')
 		echo "# $name: $what ${dev:-?}: maps $n"
-		check "$name: the tracker saw thousands of the $what's maps" "${dev:-no device}: maps=$n" \
-			[ "$n" -ge 1000 ]
+		check "$name: the tracker saw the $what's own maps" "${dev:-no device}: maps=$n" \
+			[ "$n" -ge 100 ]
 	done
 	check "$name: every mapping tracked" "untracked=$(stat "$T/$name.out" untracked)" \
 		[ "$(stat "$T/$name.out" untracked)" = 0 ]
-	# Every report of the run, counted in the kernel by device and kind (the
+	# Every report of the run, counted in the kernel by driver and kind (the
 	# log keeps only the newest): the NIC's finding, if it has one, only.
-	dev=$(tr -d '\r' <"$T/$name.out" | sed -n 's/^nic_device //p')
 	local bad
-	bad=$(tr -d '\r' <"$T/$name.out" | awk -v d="$dev" -v k="${finding%% in *}" \
-		'$1 == "count" && $2 == "violation" && !(k != "" && $3 == d && $4 == k) { print $3 ":" $4 "=" $5 }')
+	bad=$(tr -d '\r' <"$T/$name.out" | awk -v k="${finding%% in *}" \
+		'$1 == "count" && $2 == "violation" && !(k != "" && $3 == "e1000" && $4 == k) { print $3 ":" $4 "=" $5 }')
 	check "$name: every report counted is the NIC's documented finding" "unexpected: $bad" \
 		[ -z "$bad" ]
 	check_reports "$name" "$T/$name.out" "$finding"

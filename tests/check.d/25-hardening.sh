@@ -53,7 +53,7 @@ mkdir \$V || exit 12
 echo 1 >\$V/events/dma_owner/dma_owner_violation/enable
 traffic torture
 i=0
-while [ \$i -lt 30 ]; do
+while [ \$i -lt 20 ]; do
 	echo 0 >\$D/enabled; sleep 0.1; echo 1 >\$D/enabled
 	echo e1000e >\$D/filter; cat \$D/mappings >/dev/null; sleep 0.1
 	echo nvme >\$D/filter; sleep 0.1; echo >\$D/filter
@@ -106,7 +106,7 @@ lacks() { ! grep -qE "$1" "$2"; }
 check "torture: 4 CPUs, controls changed under traffic, devices removed: no splat, no WARN" \
 	"rc=$rc: $(tail -2 "$T/torture.out") $(head -2 "$T/torture.out.err")" [ $rc = 0 ]
 check "torture: the control loop ran" "loops=$(out torture torture-loops)" \
-	[ "$(out torture torture-loops)" = 30 ]
+	[ "$(out torture torture-loops)" = 20 ]
 check "torture: the traffic never failed before the removal" \
 	"$(grep -E '^traffic-failed (torture|counted)' "$T/torture.out" | head -3)" \
 	lacks '^traffic-failed (torture|counted)' "$T/torture.out"

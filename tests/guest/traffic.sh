@@ -125,12 +125,13 @@ report_sites() {
 
 # counts_start [driver|device]: count the tracker's events per driver
 # (default) or per device, in the kernel: a hist trigger on each event,
-# keyed by the device that made the call or its driver.
+# keyed by the device that made the call or its driver; violations always
+# by driver and kind (two dynamic strings make too long a key).
 EVENTS="map unmap sync_for_cpu sync_for_device violation"
 counts_start() {
 	for e in $EVENTS; do
 		keys=${1:-driver}
-		[ $e = violation ] && keys=$keys,kind
+		[ $e = violation ] && keys=driver,kind
 		echo "hist:keys=$keys" \
 			>/sys/kernel/tracing/events/dma_owner/dma_owner_$e/trigger || return 1
 	done
