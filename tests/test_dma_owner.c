@@ -1116,12 +1116,12 @@ static void count_report(void *data, const char *kind, struct device *dev,
 /* After operation @op: were the reports it drew exactly @want (or none)? */
 static void check_drawn(unsigned int op, int want)
 {
-	unsigned int i, n = 0;
+	unsigned int i, expected;
 	bool ok = true;
 
 	for (i = 0; i <= NR_INJ; i++) {
-		n += drawn[i];
-		if (drawn[i] != (i == want))
+		expected = (int)i == want;
+		if (drawn[i] != expected)
 			ok = false;
 	}
 	if (!ok) {
