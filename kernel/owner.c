@@ -403,8 +403,10 @@ static bool count_live(struct device *dev, int delta)
 }
 
 /*
- * Has @dev ever had an entry, so that records of its unmaps may be left?
+ * May @dev have had an entry, so that records of its unmaps may be left?
  * Most devices that bind never map: forgetting theirs walks for nothing.
+ * A device without a state (its allocation failed) may have mapped all
+ * the same: forget, rather than tell the next driver of these unmaps.
  */
 static bool ever_mapped(struct device *dev)
 {
@@ -413,7 +415,7 @@ static bool ever_mapped(struct device *dev)
 
 	rcu_read_lock();
 	st = find_state(dev);
-	mapped = st && READ_ONCE(st->mapped);
+	mapped = !st || READ_ONCE(st->mapped);
 	rcu_read_unlock();
 	return mapped;
 }
