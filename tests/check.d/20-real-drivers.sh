@@ -33,11 +33,7 @@ counts_start device || exit 9
 net_up || exit 10
 # large packets: 2 x 8 MiB down; small ones: 200 short connections
 fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
-i=0
-while [ \$i -lt 200 ]; do
-	[ "\$(wget -q -O - http://10.0.2.2:$HTTP_PORT/small)" = small ] || exit 13
-	i=\$((i + 1))
-done
+connections 200 http://10.0.2.2:$HTTP_PORT/small || exit 13
 disk_rw $disk 8 || exit 12
 # swiotlb is freed at boot, with its debugfs, when nothing needs it.
 echo "dma_path iommu_group=\$([ -e /sys/bus/pci/devices/\$(pci_of /sys/class/net/eth0/device)/iommu_group ] &&
@@ -140,11 +136,7 @@ pids=
 for drv in $nics; do
 	( ifc=\$(nic_of \$drv); h=\$(nic_host \$ifc)
 	  fetch 2 http://\$h:$HTTP_PORT/blob $md5 || exit 1
-	  i=0
-	  while [ \$i -lt 100 ]; do
-		[ "\$(wget -q -O - http://\$h:$HTTP_PORT/small)" = small ] || exit 2
-		i=\$((i + 1))
-	  done
+	  connections 100 http://\$h:$HTTP_PORT/small || exit 2
 	  echo "nic \$drv \$ifc packets \$(packets \$ifc) verified" ) &
 	pids="\$pids \$!"
 done
@@ -235,11 +227,7 @@ ifc=\$(nic_of ${drv}_fixed) || exit 10
 echo "bound to ${drv}_fixed: \$ifc"
 net_up \$ifc || exit 10
 fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
-i=0
-while [ \$i -lt 200 ]; do
-	[ "\$(wget -q -O - http://10.0.2.2:$HTTP_PORT/small)" = small ] || exit 13
-	i=\$((i + 1))
-done
+connections 200 http://10.0.2.2:$HTTP_PORT/small || exit 13
 echo "packets \$(packets \$ifc)"
 report_sites
 cat /sys/kernel/debug/dma-owner/stats

@@ -96,6 +96,16 @@ fetch() {
 	echo "fetched $2 $1 times, contents verified"
 }
 
+# connections N URL: N short connections, each fetching URL, which must
+# hold "small" (the host's small file).
+connections() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		[ "$(wget -q -O - "$2")" = small ] || { echo "connection $i to $2 failed"; return 1; }
+		i=$((i + 1))
+	done
+}
+
 # disk_rw DEV MB [direct|small]: write MB of random data through DEV, read
 # it back, compare. "direct" bypasses the page cache (O_DIRECT), so the I/O
 # is issued -- and its DMA mapped -- in dd's own context; "small" does so
