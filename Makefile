@@ -10,6 +10,8 @@
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
 #   make bench        the tracker's cost against none and dma-debug (~40 min)
+#   make mutants [MUTANTS="name ..."]
+#                     does the suite catch tests/mutants/*.patch? (~2 h)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
 #
 # The kernel tree and build live outside the repository, in
@@ -19,12 +21,12 @@ SHELL := /bin/bash
 export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
 export QEMU_ARGS KERNEL_ARGS ACCEL
 
-.PHONY: all setup kernel run shell check vm-run kdir patches lint bench dmaown clean help
+.PHONY: all setup kernel run shell check vm-run kdir patches lint bench mutants dmaown clean help
 
 all: help
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@scripts/setup.sh
@@ -61,6 +63,9 @@ lint: kernel
 
 bench: setup
 	@scripts/bench.sh
+
+mutants: kernel
+	@scripts/mutants.sh $(MUTANTS)
 
 dmaown: setup
 	@mkdir -p out/bin && $(MAKE) -s -C tools/dmaown OUTPUT=$(CURDIR)/out/bin/ && echo out/bin/dmaown

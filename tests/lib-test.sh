@@ -8,6 +8,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/dma-owner-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 ok() { echo "ok - $1"; }
+# only BOOT: is this boot of the stage to run? All are, unless CHECK_ONLY
+# names some ("direct swiotlb"): make mutants runs the one that catches a
+# mutant, not the whole stage.
+only() { [ -z "$CHECK_ONLY" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
 not_ok() { echo "not ok - $1: $2"; }
 # check NAME WHY COMMAND...: ok if COMMAND succeeds, else not ok with WHY.
 check() {

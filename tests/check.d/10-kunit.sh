@@ -16,6 +16,7 @@ echo 'sh /usr/share/dma-owner/kunit.sh' >"$T/kunit.sh"
 run_mode() {
 	local mode=$1
 	shift
+	only "$mode" || return 0
 	vm "$T/out" "$@" "$T/kunit.sh"
 	check "kunit[$mode]: guest run clean" "rc=$rc: $(head -3 "$T/out.err")" [ $rc = 0 ]
 	local n=0 line

@@ -26,6 +26,7 @@ start_http "$T/www"
 scenario() {
 	local name=$1 disk=$2 finding=
 	shift 2
+	only "$name" || return 0
 	case "$*" in *"--nic e1000 "*|*"--nic e1000") finding=$E1000_FINDING ;; esac
 	cat >"$T/$name.sh" <<S
 . /usr/share/dma-owner/traffic.sh
@@ -125,6 +126,7 @@ finding_of() {
 fleet() {
 	local name=$1 nics=$2 disks=$3 drv dma n out=$T/$1.out bad
 	shift 3
+	only "$name" || return 0
 	cat >"$T/$name.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 counts_start || exit 9
@@ -206,6 +208,7 @@ S
 fixed() {
 	local name=$1 drv=$2 patch=$3 dir=$4 objs=$5 model=$6 m=$T/fixed-$2 kdir
 	shift 6
+	only "$name" || return 0
 	mkdir -p "$m/$dir" "$T/$name.files"
 	cp "$SRC/$dir"/*.[ch] "$m/$dir/"
 	(cd "$m" && git apply -p1 "$REPO/Documentation/findings/$patch") ||
@@ -259,6 +262,7 @@ fixed e1000-fixed e1000 e1000-rx-copybreak-sync-for-device.patch \
 # Switching tracking off and on, and changing the filter, while traffic is
 # in flight reports nothing: the tracker forgets what it flushed before it
 # could take a later unmap for an unknown handle.
+only toggle || exit 0
 cat >"$T/toggle.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 net_up || exit 10
