@@ -9,7 +9,9 @@
 #                  and a kernel-doc comment above every non-static function
 #     bisect       every patch, applied in turn with git am, compiles the
 #                  files it and the patches before it touch; the last step
-#                  with W=1, which must add no warning in our files
+#                  with W=1, which must add no warning in our files; and
+#                  no patch's objects use a symbol only a later patch defines
+#                  (what would stop that step linking)
 #     docs         Sphinx builds Documentation/dev-tools with no warning
 #                  about our files
 #     cross        the whole series compiles, W=1 and warning-free in our
@@ -125,10 +127,11 @@ ours_warnings() {
 
 # Every patch, in order: apply it, compile what the series touched so far.
 stage_bisect() {
-	local am=$CACHE/am-tree bo=$CACHE/build-bisect n=0 commits c objs log bad=0 w1
+	local am=$CACHE/am-tree bo=$CACHE/build-bisect n=0 commits c objs log bad=0 w1 last=
 	patches
 	[ -f "$BUILD/.config" ] || die "no test kernel configured: make kernel first"
 	mkdir -p "$bo"
+	rm -f "$bo"/step-*.defined "$bo"/step-*.used
 	commits=$(git -C "$am" rev-list --reverse pristine..am-check)
 	for c in $commits; do
 		n=$((n + 1))
@@ -161,9 +164,28 @@ stage_bisect() {
 				echo "W=1 warnings in our files:"; cat "$bo/w1.txt"; bad=1
 			fi
 		fi
+		# What this step's objects define and use, for the link check.
+		(cd "$bo" && nm -g --defined-only $objs | awk 'NF == 3 { print $3 }' | sort -u) >"$bo/step-$n.defined"
+		(cd "$bo" && nm -u $objs | awk '{ print $NF }' | sort -u) >"$bo/step-$n.used"
+		last=$n
 		say "patch $n: compiles ($(echo $objs | wc -w) files${w1:+, W=1})"
 	done
 	git -C "$am" checkout -q am-check
+	[ $bad = 0 ] && [ -n "$last" ] || return $bad
+	# A symbol the series defines by its end must be defined by the step
+	# that uses it: else that step, built whole, would not link. (Symbols
+	# the series never defines come from the kernel it applies to.)
+	local i later
+	for i in $(seq 1 "$last"); do
+		[ -f "$bo/step-$i.used" ] || continue
+		later=$(comm -12 "$bo/step-$i.used" "$bo/step-$last.defined" |
+			comm -23 - "$bo/step-$i.defined")
+		if [ -n "$later" ]; then
+			echo "patch $i uses what only a later patch defines: $(echo $later)"
+			bad=1
+		fi
+	done
+	[ $bad = 1 ] || say "no patch uses a symbol a later patch defines"
 	return $bad
 }
 

@@ -20,7 +20,9 @@
  *   hold       write N (0 to 64) to keep N page mappings live, released
  *              when N is written again: the even ones owned by the device,
  *              the odd ones handed to the CPU (a listing with both owners
- *              for tools that read the tracker's mappings)
+ *              for tools that read the tracker's mappings); "N same" maps
+ *              one page N times, so that without an IOMMU the tracker
+ *              keeps N entries of one handle in one hash bucket
  *
  * Misuse is chosen to be harmless to the DMA layer itself: a use after unmap
  * (or free) is a sync, not a second unmap, and a wrong size stays within the
@@ -1711,27 +1713,39 @@ static struct {
 	dma_addr_t handle[HOLD_MAX];
 } held;
 
-/* Called under hold_lock, with the device still bound. */
+/*
+ * Called under hold_lock, with the device still bound. Entry i holds the
+ * page it mapped, or NULL when it mapped entry 0's page.
+ */
 static void hold_release(void)
 {
 	while (held.n) {
 		held.n--;
 		dma_unmap_page(tdev, held.handle[held.n], PAGE_SIZE,
 			       DMA_FROM_DEVICE);
-		__free_page(held.page[held.n]);
+		if (held.page[held.n])
+			__free_page(held.page[held.n]);
 	}
 }
 
 static ssize_t hold_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
+	char buf[16], how[8] = "";
 	unsigned int n, i;
-	int ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	struct page *page;
+	bool same;
+	int ret = 0;
 
-	if (ret)
-		return ret;
-	if (n > HOLD_MAX)
+	if (count >= sizeof(buf))
 		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%u %7s", &n, how) < 1 || n > HOLD_MAX ||
+	    (*how && strcmp(how, "same")))
+		return -EINVAL;
+	same = *how;
 	mutex_lock(&hold_lock);
 	if (!tdev) {
 		ret = -ENODEV;
@@ -1739,15 +1753,17 @@ static ssize_t hold_write(struct file *file, const char __user *ubuf,
 	}
 	hold_release();
 	for (i = 0; i < n; i++) {
-		held.page[i] = alloc_page(GFP_KERNEL);
-		if (!held.page[i]) {
+		page = same && i ? held.page[0] : alloc_page(GFP_KERNEL);
+		if (!page) {
 			ret = -ENOMEM;
 			break;
 		}
-		held.handle[i] = dma_map_page(tdev, held.page[i], 0, PAGE_SIZE,
+		held.page[i] = same && i ? NULL : page;
+		held.handle[i] = dma_map_page(tdev, page, 0, PAGE_SIZE,
 					      DMA_FROM_DEVICE);
 		if (dma_mapping_error(tdev, held.handle[i])) {
-			__free_page(held.page[i]);
+			if (held.page[i])
+				__free_page(held.page[i]);
 			ret = -ENOMEM;
 			break;
 		}

@@ -4,7 +4,8 @@
 # limits, and values that must be refused. Each boot carries NIC and disk
 # traffic and test_dma_owner's correct scenarios (nothing may be reported,
 # nothing may crash), then one misuse as a positive control, reported with
-# the kind those parameters imply. Refused values leave the defaults.
+# the kind those parameters imply. Refused values leave the defaults. Then
+# two short boots: dma_owner=off, and report=panic.
 . "$(dirname "$0")/../lib-test.sh"
 
 mkdir "$T/www"
@@ -19,14 +20,15 @@ boot() {
 . /usr/share/dma-owner/traffic.sh
 P=/sys/module/dma_owner/parameters
 for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents; do
-	echo "param \$p \$(cat \$P/\$p)"
+echo "param \$p \$(cat \$P/\$p)"
 done
+dmesg | sed -n 's/.*dma-owner hash table entries: \([0-9]*\) .*/buckets \1/p'
 net_up || exit 10
 fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 disk_rw /dev/nvme0n1 4 || exit 12
 modprobe test_dma_owner || exit 13
 for s in cycle_single cycle_sg partial_sync skip_sync_fragments page_pool_rx identical_handles noncoherent_cycle; do
-	echo \$s >/sys/kernel/debug/test_dma_owner/run || exit 14
+echo \$s >/sys/kernel/debug/test_dma_owner/run || exit 14
 done
 echo "correct \$(sed -n 's/^violations: //p' /sys/kernel/debug/dma-owner/stats)"
 echo "correct-kinds \$(grep '^violation\.' /sys/kernel/debug/dma-owner/stats | grep -v ': 0\$' | tr '\n' ' ')"
@@ -56,28 +58,74 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 # (Not check_contents=1: QEMU's e1000e writes offloaded TCP checksums into
 # the guest's TX buffers, which the content check rightly sees change;
 # Documentation/dma-owner.rst, "Limits".)
-boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all"
-check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
-	"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
-	[ "$(stat "$T/limits.out" violation.unknown-handle)" = 1 -a "$(stat "$T/limits.out" violation.use-after-unmap)" = 0 ]
-check "limits: the log keeps one record" "logged $(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" \
-	[ "$(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" = 1 ]
-check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size)" \
-	[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N ]
+if only limits; then
+	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all"
+	check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
+		"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
+		[ "$(stat "$T/limits.out" violation.unknown-handle)" = 1 -a "$(stat "$T/limits.out" violation.use-after-unmap)" = 0 ]
+	check "limits: the log keeps one record" "logged $(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" \
+		[ "$(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" = 1 ]
+	buckets() { tr -d '\r' <"$T/$1.out" | sed -n 's/^buckets //p'; }
+	check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size) buckets=$(buckets limits)" \
+		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N -a "$(buckets limits)" = 256 ]
+fi
 
 # Huge: more buckets than memory holds are clamped, a million unmapped records.
-boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536"
-check "huge: a use after unmap is named" "violation.use-after-unmap=$(stat "$T/huge.out" violation.use-after-unmap)" \
-	[ "$(stat "$T/huge.out" violation.use-after-unmap)" = 1 ]
+if only huge; then
+	boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536"
+	check "huge: a use after unmap is named" "violation.use-after-unmap=$(stat "$T/huge.out" violation.use-after-unmap)" \
+		[ "$(stat "$T/huge.out" violation.use-after-unmap)" = 1 ]
+fi
 
 # Garbage: every value refused, the defaults kept, the tracker on.
-boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks="
-check "garbage: refused values leave the defaults" \
-	"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
-	[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
-	  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
-	  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
-	  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y ]
-check "garbage: the tracker still reports a missing sync" \
-	"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
-	[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]
+if only garbage; then
+	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks="
+	check "garbage: refused values leave the defaults" \
+		"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
+		[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
+		  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
+		  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
+		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y ]
+	check "garbage: the tracker still reports a missing sync" \
+		"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
+		[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]
+fi
+
+# dma_owner=off: nothing is tracked until tracking is switched on.
+if only off; then
+	cat >"$T/off.sh" <<S
+D=/sys/kernel/debug/dma-owner
+R=/sys/kernel/debug/test_dma_owner/run
+stat() { sed -n "s/^\$1: //p" \$D/stats; }
+modprobe test_dma_owner || exit 13
+echo "off enabled \$(cat \$D/enabled) param \$(cat /sys/module/dma_owner/parameters/enabled)"
+echo missing_sync_single >\$R || exit 14
+echo "off maps \$(stat maps) violations \$(stat violations)"
+echo 1 >\$D/enabled || exit 15
+echo missing_sync_single >\$R || exit 16
+echo "on enabled \$(cat \$D/enabled) maps \$(stat maps) violations \$(stat violations)"
+S
+	KERNEL_ARGS="dma_owner=off" vm "$T/off.out" --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/off.sh"
+	tr -d '\r' <"$T/off.out" >"$T/off"
+	check "off: boots, no splat" "rc=$rc: $(tail -2 "$T/off") $(head -2 "$T/off.out.err")" [ $rc = 0 ]
+	check "off: dma_owner=off boots with tracking off, nothing tracked or reported" \
+		"$(grep '^off ' "$T/off" | tr '\n' ' ')" \
+		sh -c "grep -qx 'off enabled 0 param 0' '$T/off' && grep -qx 'off maps 0 violations 0' '$T/off'"
+	set -- $(sed -n 's/^on //p' "$T/off")
+	check "off: switched on, the tracker sees and reports the misuse" "$*" \
+		[ "$2" = 1 -a "${4:-0}" -ge 1 -a "$6" = 1 ]
+fi
+
+# dma_owner.report=panic: the first report panics, with the kind.
+if only panic; then
+	cat >"$T/panic.sh" <<S
+modprobe test_dma_owner || exit 13
+echo missing_sync_single >/sys/kernel/debug/test_dma_owner/run
+echo "still running"
+S
+	KERNEL_ARGS="dma_owner.report=panic" vm "$T/panic.out" --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/panic.sh"
+	check "panic: report=panic panics on the first report, naming its kind" \
+		"rc=$rc: $(tr -d '\r' <"$T/panic.out.console" | grep -m1 'Kernel panic')" \
+		sh -c "[ $rc = 125 ] && tr -d '\r' <'$T/panic.out.console' | grep -q 'Kernel panic - not syncing: dma-owner: missing-sync-for-device (dma_owner.report=panic)'"
+fi
+

@@ -87,11 +87,12 @@ S
 	done
 	check "$name: every mapping tracked" "untracked=$(stat "$T/$name.out" untracked)" \
 		[ "$(stat "$T/$name.out" untracked)" = 0 ]
-	# Every report of the run, counted in the kernel by driver and kind (the
-	# log keeps only the newest): the NIC's finding, if it has one, only.
+	# Every report of the run, counted in the kernel by driver, kind and
+	# calling function (the log keeps only the newest): the NIC's finding,
+	# if it has one, at its site, only.
 	local bad
-	bad=$(tr -d '\r' <"$T/$name.out" | awk -v k="${finding%% in *}" \
-		'$1 == "count" && $2 == "violation" && !(k != "" && $3 == "e1000" && $4 == k) { print $3 ":" $4 "=" $5 }')
+	bad=$(tr -d '\r' <"$T/$name.out" | awk -v k="${finding%% in *}" -v f="${finding#* in }" \
+		'$1 == "count" && $2 == "violation" && !(k != "" && $3 == "e1000" && $4 == k && $5 == f) { print $3 ":" $4 ":" $5 "=" $6 }')
 	check "$name: every report counted is the NIC's documented finding" "unexpected: $bad" \
 		[ -z "$bad" ]
 	check_reports "$name" "$T/$name.out" "$finding"
@@ -151,7 +152,6 @@ done
 rc=0
 for p in \$pids; do wait \$p || rc=11; done
 counts
-report_sites
 cat /sys/kernel/debug/dma-owner/stats
 exit \$rc
 S
@@ -168,7 +168,7 @@ S
 			"syncs_for_cpu $(count sync_for_cpu "$dma")" \
 			"syncs_for_device $(count sync_for_device "$dma")" \
 			"reports $(tr -d '\r' <"$out" | awk -v d="$dma" \
-				'$1 == "count" && $2 == "violation" && $3 == d { printf "%s=%s ", $4, $5 }')"
+				'$1 == "count" && $2 == "violation" && $3 == d { printf "%s:%s=%s ", $4, $5, $6 }')"
 		n=$(count map "$dma")
 		check "$name: $drv: the tracker saw thousands of maps" "maps=$n" [ "$n" -ge 1000 ]
 	done
@@ -182,21 +182,20 @@ S
 		check "$name: ${drv%%:*}: disk contents verified" \
 			"$(grep "disk $drv" "$out")" grep -q "^disk $drv .* verified" "$out"
 	done
-	# Every report is a documented finding of the driver that drew it.
-	bad=$(tr -d '\r' <"$out" | awk '$1 == "count" && $2 == "violation" { print $3, $4 }' |
-		while read -r drv kind; do
-			[ "$kind" = "$(finding_of "$drv")" ] || echo "$drv:$kind"
+	# Every report, counted in the kernel, is a documented finding of the
+	# driver that drew it, made in one of that driver's functions.
+	bad=$(tr -d '\r' <"$out" | awk '$1 == "count" && $2 == "violation" { print $3, $4, $5 }' |
+		while read -r drv kind func; do
+			[ "$kind" = "$(finding_of "$drv")" -a "${func%%_*}" = "$drv" ] ||
+				echo "$drv:$kind:$func"
 		done)
-	bad+=$(tr -d '\r' <"$out" | sed -n 's/^site //p' | while read -r kind _ func; do
-		[ "$kind" = "$(finding_of "${func%%_*}")" ] || echo " site:$kind:$func"
-	done)
 	check "$name: no report but the drivers' documented findings" "unexpected: $bad" \
 		[ -z "$bad" -a "$(count map "${nics%% *}")" -gt 0 ]
 	check "$name: the tracker counted every report" \
 		"violations $(stat "$out" violations), counted $(tr -d '\r' <"$out" |
-			awk '$1 == "count" && $2 == "violation" { n += $5 } END { print n + 0 }')" \
+			awk '$1 == "count" && $2 == "violation" { n += $6 } END { print n + 0 }')" \
 		[ "$(stat "$out" violations)" = "$(tr -d '\r' <"$out" |
-			awk '$1 == "count" && $2 == "violation" { n += $5 } END { print n + 0 }')" ]
+			awk '$1 == "count" && $2 == "violation" { n += $6 } END { print n + 0 }')" ]
 }
 
 # The reports of a finding must be gone with its fix, the data intact:

@@ -50,6 +50,34 @@ echo redundant_sync_single >\$R
 echo "--- stats4"; cat \$D/stats
 echo >\$D/filter
 echo "--- filter2"; cat \$D/filter
+# One page mapped 40 times: 40 entries of one handle in one bucket, more
+# than the listing copies out at a time.
+H=/sys/kernel/debug/test_dma_owner/hold
+echo "40 same" >\$H || exit 14
+echo "held \$(grep -c ' hold_write+0x' \$D/mappings)"
+echo 0 >\$H
+# Mappings made while the filter left the device out are unknown when it
+# takes the device in: their unmaps must not be reported.
+echo no-such-device >\$D/filter
+echo 4 >\$H || exit 15
+echo "\$dev" >\$D/filter
+echo 1 >\$D/clear
+echo 0 >\$H
+echo >\$D/filter
+echo "--- taken-in"; cat \$D/stats
+# The rate limit: one report per call site and kind per interval, and the
+# next one printed says how many were held back.
+P=/sys/module/dma_owner/parameters
+echo ratelimit >\$P/report
+echo 2000 >\$P/ratelimit_ms
+sleep 2.5
+dmesg -c >/dev/null
+for i in 1 2 3; do echo missing_sync_single >\$R; done
+sleep 2.5
+echo missing_sync_single >\$R
+echo "printed \$(dmesg | grep -c 'dma-owner: missing-sync-for-device in ')"
+echo "held-back \$(dmesg | sed -n 's/.* \([0-9][0-9]*\) more reports of this kind from this call site were rate-limited\$/\1/p' | xargs)"
+echo 5000 >\$P/ratelimit_ms
 echo "--- fuzz"
 sh /usr/share/dma-owner/fuzz-writes.sh
 maps() { sed -n 's/^maps: //p' \$D/stats; }
@@ -122,6 +150,14 @@ check "debugfs: filter on driver e1000 tracks e1000, not the test device" \
 	"maps: $(st stats4 maps), redundant-sync: $(st stats4 violation.redundant-sync-for-device)" \
 	[ "$(st stats4 maps)" -gt 100 -a "$(st stats4 violation.redundant-sync-for-device)" = 0 ]
 check "debugfs: empty filter reads back empty" "got: $(sec filter2)" [ -z "$(sec filter2)" ]
+held=$(sed -n 's/^held //p' "$T/o")
+check "debugfs: mappings lists all 40 entries of one bucket" "$held listed" [ "$held" = 40 ]
+check "debugfs: a device the filter takes in: unmaps of its earlier mappings not reported" \
+	"violations: $(st taken-in violations), unknown-handle: $(st taken-in violation.unknown-handle)" \
+	[ "$(st taken-in violations)" = 0 ]
+printed=$(sed -n 's/^printed //p' "$T/o") held_back=$(sed -n 's/^held-back //p' "$T/o")
+check "debugfs: rate limit: 2 of 4 reports printed, the second says 2 were held back" \
+	"printed $printed, held back: '$held_back'" [ "$printed" = 2 -a "$held_back" = 2 ]
 fuzz=$(sec fuzz | grep "^refused " | tail -1)
 echo "# fuzz: $fuzz"
 check "debugfs: every malformed write refused" "$(sec fuzz | grep accepted: | head -3) $fuzz" \

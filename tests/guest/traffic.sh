@@ -136,22 +136,27 @@ report_sites() {
 # counts_start [driver|device]: count the tracker's events per driver
 # (default) or per device, in the kernel: a hist trigger on each event,
 # keyed by the device that made the call or its driver; violations always
-# by driver and kind (two dynamic strings make too long a key).
+# by driver, kind and the function that made the call (the device's name
+# and the kind, two dynamic strings, would make too long a key).
 EVENTS="map unmap sync_for_cpu sync_for_device violation"
 counts_start() {
 	for e in $EVENTS; do
 		keys=${1:-driver}
-		[ $e = violation ] && keys=driver,kind
+		[ $e = violation ] && keys=driver,kind,caller.sym
 		echo "hist:keys=$keys" \
 			>/sys/kernel/tracing/events/dma_owner/dma_owner_$e/trigger || return 1
 	done
 }
 
 # The counts so far, one "count EVENT KEY N" line each, and for violations
-# one "count violation KEY KIND N" line each.
+# one "count violation DRIVER KIND FUNCTION N" line each.
 counts() {
 	for e in $EVENTS; do
-		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *\(, kind: *\([^ ]*\) *\)\{0,1\}} hitcount: *\([0-9]*\)\$/count $e \1 \3 \4/p" \
+		[ $e = violation ] && continue
+		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *} hitcount: *\([0-9]*\)\$/count $e \1 \2/p" \
 			/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
 	done
+	# { driver: e1000, kind: missing-sync-for-device, caller: [ffffffff81a0b0c0] e1000_clean_rx_irq } hitcount: 5
+	sed -n 's/^{ driver: *\([^ ,]*\) *, kind: *\([^ ,]*\) *, caller: *\[[0-9a-f]*\] *\([^ ]*\) *} hitcount: *\([0-9]*\)$/count violation \1 \2 \3 \4/p' \
+		/sys/kernel/tracing/events/dma_owner/dma_owner_violation/hist
 }
