@@ -52,6 +52,7 @@ echo >\$D/filter
 echo "--- filter2"; cat \$D/filter
 # One page mapped 40 times: 40 entries of one handle in one bucket, more
 # than the listing copies out at a time.
+echo "--- bucket"
 H=/sys/kernel/debug/test_dma_owner/hold
 echo "40 same" >\$H || exit 14
 echo "held \$(grep -c ' hold_write+0x' \$D/mappings)"
