@@ -88,7 +88,7 @@ for n in "${names[@]}"; do
 		fi
 		echo "=== $t" >>"$log"
 		if ! CHECK_ONLY=${only//,/ } "$COPY/tests/check.sh" "$script" >>"$log" 2>&1; then
-			by="$t: $(grep -m1 '^not ok - ' "$log" | cut -c8-)"
+			by="$t: $(grep -m1 '^not ok - ' "$log" | cut -c10-)"
 			break
 		fi
 	done
