@@ -11,7 +11,7 @@
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
 #   make bench        the tracker's cost against none and dma-debug (~40 min)
 #   make mutants [MUTANTS="name ..."]
-#                     does the suite catch tests/mutants/*.patch? (~2 h)
+#                     does the suite catch tests/mutants/*.patch? (~75 min)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
 #
 # The kernel tree and build live outside the repository, in
