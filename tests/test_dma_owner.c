@@ -1731,7 +1731,7 @@ static void hold_release(void)
 static ssize_t hold_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
-	char buf[16], how[8] = "";
+	char buf[16], how[8] = "", extra;
 	unsigned int n, i;
 	struct page *page;
 	bool same;
@@ -1742,9 +1742,11 @@ static ssize_t hold_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "%u %7s", &n, how) < 1 || n > HOLD_MAX ||
-	    (*how && strcmp(how, "same")))
+	/* N, or "N same", and nothing after it. */
+	ret = sscanf(buf, "%u %7s %c", &n, how, &extra);
+	if (ret < 1 || ret > 2 || n > HOLD_MAX || (*how && strcmp(how, "same")))
 		return -EINVAL;
+	ret = 0;
 	same = *how;
 	mutex_lock(&hold_lock);
 	if (!tdev) {

@@ -54,9 +54,12 @@ echo "--- filter2"; cat \$D/filter
 # than the listing copies out at a time.
 echo "--- bucket"
 H=/sys/kernel/debug/test_dma_owner/hold
+echo 1 >\$D/clear
 echo "40 same" >\$H || exit 14
 echo "held \$(grep -c ' hold_write+0x' \$D/mappings)"
 echo 0 >\$H
+echo "held-violations \$(sed -n 's/^violations: //p' \$D/stats)"
+echo "40 same junk" >\$H 2>/dev/null && echo "hold took trailing junk"
 # Mappings made while the filter left the device out are unknown when it
 # takes the device in: their unmaps must not be reported.
 echo no-such-device >\$D/filter
@@ -153,6 +156,10 @@ check "debugfs: filter on driver e1000 tracks e1000, not the test device" \
 check "debugfs: empty filter reads back empty" "got: $(sec filter2)" [ -z "$(sec filter2)" ]
 held=$(sed -n 's/^held //p' "$T/o")
 check "debugfs: mappings lists all 40 entries of one bucket" "$held listed" [ "$held" = 40 ]
+check "debugfs: 40 mappings of one page, half synced for the CPU, all unmapped: nothing reported" \
+	"violations: $(sed -n 's/^held-violations //p' "$T/o")" [ "$(sed -n 's/^held-violations //p' "$T/o")" = 0 ]
+check "debugfs: test_dma_owner's hold refuses trailing junk" "$(grep '^hold took' "$T/o")" \
+	sh -c "! grep -q '^hold took' '$T/o'"
 check "debugfs: a device the filter takes in: unmaps of its earlier mappings not reported" \
 	"violations: $(st taken-in violations), unknown-handle: $(st taken-in violation.unknown-handle)" \
 	[ "$(st taken-in violations)" = 0 ]
