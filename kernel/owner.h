@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DMA ownership tracker: definitions shared by the core (owner.c), the report
- * path (owner_report.c) and the KUnit suite.
+ * DMA ownership tracker: definitions shared by its files and the KUnit
+ * suite. Each file keeps one concept: the state machine and the hooks
+ * (owner.c), the table of live mappings (owner_table.c), who owns which bytes
+ * (owner_ranges.c), recently unmapped mappings (owner_unmapped.c), what is
+ * known of each device (owner_device.c), on/off, filter and counters
+ * (owner_control.c), and the report path (owner_report.c).
  */
 #ifndef _KERNEL_DMA_OWNER_H
 #define _KERNEL_DMA_OWNER_H
 
 #include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/hash.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/dma-owner.h>
 #include <linux/list_bl.h>
 #include <linux/stackdepot.h>
@@ -71,12 +79,12 @@ struct dma_owner_ranges {
  * @syncs_for_device: number of sync_for_device calls (saturating)
  * @dir:	the direction it was mapped with
  * @api:	enum dma_owner_api of the map call
- * @level:	hash level, from the size (see owner.c)
+ * @level:	hash level, from the size (see owner_table.c)
  * @skip_sync:	mapped with DMA_ATTR_SKIP_CPU_SYNC: its owner does its own
  *		cache maintenance, and a sync_for_device is never redundant
  * @inexact:	which bytes the CPU owns is not known exactly, so owner
  *		checks that need it wait until a whole-range sync
- * @has_csum:	the entry is part of a struct dma_owner_csum_entry (owner.c)
+ * @has_csum:	the entry is part of a struct dma_owner_csum_entry
  * @fragmented:	the CPU owns several ranges, in @ranges
  * @in_parts:	in a snapshot of a @fragmented entry: the CPU owns parts
  *		of [@cpu_lo, @cpu_hi), not all of it
@@ -118,6 +126,23 @@ struct dma_owner_entry {
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
 };
+
+/*
+ * The history's ops: slot i of @hist_ops is DMA_OWNER_HIST_OP_BITS wide,
+ * slot 0 in the lowest bits, so the oldest drops out with a shift.
+ */
+#define DMA_OWNER_HIST_OP_BITS	2
+#define DMA_OWNER_HIST_OP_MASK	((1U << DMA_OWNER_HIST_OP_BITS) - 1)
+static_assert(DMA_OWNER_OP_SYNC_FOR_DEVICE <= DMA_OWNER_HIST_OP_MASK);
+static_assert(DMA_OWNER_HISTORY * DMA_OWNER_HIST_OP_BITS <=
+	      sizeof_field(struct dma_owner_entry, hist_ops) * BITS_PER_BYTE);
+
+/* The op of transition @i of @e's history, 0 the oldest. */
+static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *e,
+						  unsigned int i)
+{
+	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * i)) & DMA_OWNER_HIST_OP_MASK;
+}
 
 /**
  * struct dma_owner_report - everything a violation report says
@@ -195,17 +220,129 @@ extern struct dma_owner_stats dma_owner_stats;
 extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];
 extern const char *const dma_owner_op_names[];
 
-/* owner.c */
+/* owner_control.c: on and off, the filter, the counters */
 int dma_owner_set_enabled(bool on);
 bool dma_owner_is_enabled(void);
-const char *dma_owner_dir_name(enum dma_data_direction dir);
-void dma_owner_device_reset(struct device *dev);
-void dma_owner_forget_device(struct device *dev);
-unsigned int dma_owner_show_incomplete(struct seq_file *m);
 int dma_owner_set_filter(const char *name);
 void dma_owner_get_filter(char *buf, size_t len);
 void dma_owner_clear_counters(void);
 void dma_owner_op_counts(struct dma_owner_op_counts *sum);
+DECLARE_PER_CPU(struct dma_owner_op_counts, dma_owner_op_counters);
+extern bool dma_owner_settling;
+extern const char __rcu *dma_owner_filter;
+
+/* Is @dev outside the debugfs filter? Called under rcu_read_lock(). */
+static inline bool dma_owner_filtered_out(struct device *dev)
+{
+	const char *f = rcu_dereference(dma_owner_filter);
+	const struct device_driver *drv;
+
+	if (likely(!f))
+		return false;
+	drv = READ_ONCE(dev->driver);
+	return strcmp(dev_name(dev), f) && (!drv || strcmp(drv->name, f));
+}
+
+/* owner_device.c: what the tracker knows of each device */
+enum incomplete_why {
+	WHY_COMPLETE,
+	WHY_TRACKING_STARTED,	/* tracking or the filter changed */
+	WHY_UNTRACKED,		/* more untracked mappings than remembered */
+	WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
+	WHY_DELETED,		/* device_del() was called: nothing is tracked */
+};
+
+void dma_owner_device_reset(struct device *dev);
+void dma_owner_forget_device(struct device *dev);
+unsigned int dma_owner_show_incomplete(struct seq_file *m);
+bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap);
+bool dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr);
+void dma_owner_lose_all_completeness(void);
+void dma_owner_count_untracked(struct device *dev, dma_addr_t addr,
+			       size_t size, enum incomplete_why why);
+bool dma_owner_count_live(struct device *dev, int delta);
+bool dma_owner_has_entries(struct device *dev);
+void dma_owner_devices_complete(void);
+
+/* owner_table.c: the table of live mappings */
+#define DMA_OWNER_NR_LEVELS		6	/* 4 KiB ... 4 GiB chunks */
+#define DMA_OWNER_LEVEL_SHIFT(l)	(12 + 4 * (l))
+
+/*
+ * A DMA_TO_DEVICE mapping under the content check (dma_owner.check_contents)
+ * also keeps where its buffer is and what it held, in a larger object of its
+ * own cache, so that entries without the check do not pay for it. Snapshots
+ * copy only the inner entry: nothing reads these fields from them.
+ */
+struct dma_owner_csum_entry {
+	struct dma_owner_entry e;
+	phys_addr_t phys;
+	u32 csum;
+};
+
+/* A (level, chunk) a mapping can be hashed at. */
+struct dma_owner_place {
+	unsigned int level;
+	u64 chunk;
+};
+
+#define DMA_OWNER_MAX_PLACES	(2 * DMA_OWNER_NR_LEVELS)
+
+extern unsigned long dma_owner_levels_used;
+extern bool dma_owner_check_contents;
+
+/* Where a mapping of @dev at @level starting in @chunk is hashed. */
+static inline u64 dma_owner_place_key(struct device *dev, unsigned int level,
+				      u64 chunk)
+{
+	return (u64)(unsigned long)dev ^ ((chunk << 3 | level) * GOLDEN_RATIO_64);
+}
+
+static inline u64 dma_owner_entry_chunk(const struct dma_owner_entry *e)
+{
+	return (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level);
+}
+
+static inline struct dma_owner_csum_entry *
+dma_owner_to_csum_entry(struct dma_owner_entry *e)
+{
+	return container_of(e, struct dma_owner_csum_entry, e);
+}
+
+static inline void dma_owner_lock_bucket(struct hlist_bl_head *b,
+					 unsigned long *flags)
+{
+	local_irq_save(*flags);
+	hlist_bl_lock(b);
+}
+
+static inline void dma_owner_unlock_bucket(struct hlist_bl_head *b,
+					   unsigned long flags)
+{
+	hlist_bl_unlock(b);
+	local_irq_restore(flags);
+}
+
+bool dma_owner_table_ready(void);
+int dma_owner_table_init(void);
+struct hlist_bl_head *dma_owner_bucket(struct device *dev, unsigned int level,
+				       u64 chunk);
+unsigned int dma_owner_places_of(dma_addr_t addr, bool starts,
+				 struct dma_owner_place *p);
+struct dma_owner_entry *dma_owner_new_entry(struct device *dev,
+					    dma_addr_t addr, size_t size,
+					    enum dma_data_direction dir,
+					    unsigned long attrs,
+					    enum dma_owner_api api,
+					    phys_addr_t phys);
+void dma_owner_insert(struct dma_owner_entry *e);
+void dma_owner_free_entry(struct dma_owner_entry *e);
+void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
+void dma_owner_flush_table(void);
+void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
+		      unsigned long caller);
+depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller);
+bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum);
 void dma_owner_snapshot(struct dma_owner_entry *dst,
 			const struct dma_owner_entry *e);
 unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
@@ -216,12 +353,39 @@ unsigned long dma_owner_nr_buckets(void);
 unsigned long dma_owner_next_bucket(unsigned long i);
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 				   struct dma_owner_mapping *buf, unsigned int max);
-extern bool dma_owner_check_contents;
+
+/* owner_unmapped.c: recently unmapped mappings */
+void dma_owner_unmapped_init(void);
+void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
+				 unsigned long caller);
+bool dma_owner_find_unmapped(struct device *dev, dma_addr_t addr,
+			     struct dma_owner_report *r);
+void dma_owner_forget_unmapped(struct device *dev, bool may_sleep);
+
+/* owner_ranges.c: who owns which bytes */
+/*
+ * Memory for ranges is allocated before the bucket lock is taken and freed
+ * after it is dropped, never under it.
+ */
+struct dma_owner_ranges_mem {
+	struct dma_owner_ranges *spare;
+	struct dma_owner_ranges *garbage;
+};
+
+static inline bool dma_owner_device_owns_all(const struct dma_owner_entry *e)
+{
+	return !e->inexact && !e->fragmented && e->cpu_lo == e->cpu_hi;
+}
+
+bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi);
+void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
+			  bool to_cpu, struct dma_owner_ranges_mem *mem);
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);
 void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed);
 const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api);
+const char *dma_owner_dir_name(enum dma_data_direction dir);
 const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 				   size_t len);
 int dma_owner_log_resize(unsigned int size);

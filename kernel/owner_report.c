@@ -11,6 +11,7 @@
 #include <linux/hash.h>
 #include <linux/kstrtox.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
@@ -78,6 +79,25 @@ const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api)
 	return dma_owner_op_names[op];
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_name);
+
+/**
+ * dma_owner_dir_name() - a DMA direction as reports print it
+ * @dir: the direction
+ *
+ * Return: "DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE",
+ * "DMA_NONE", or "DMA_?" for a value that is none of them.
+ */
+const char *dma_owner_dir_name(enum dma_data_direction dir)
+{
+	static const char *const names[] = {
+		[DMA_BIDIRECTIONAL] = "DMA_BIDIRECTIONAL",
+		[DMA_TO_DEVICE] = "DMA_TO_DEVICE",
+		[DMA_FROM_DEVICE] = "DMA_FROM_DEVICE",
+		[DMA_NONE] = "DMA_NONE",
+	};
+
+	return (unsigned int)dir < ARRAY_SIZE(names) ? names[dir] : "DMA_?";
+}
 
 /* What each kind means, in one line of the report. */
 static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
@@ -249,7 +269,7 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 	}
 	out(seq, "last transitions, oldest first:\n");
 	for (i = 0; i < e->hist_len; i++) {
-		op = (e->hist_ops >> (2 * i)) & 3;
+		op = dma_owner_hist_op(e, i);
 		out(seq, " %-16s %pS\n", dma_owner_op_name(op, e->api),
 		    (void *)dma_owner_hist_caller(e, i));
 	}
@@ -286,6 +306,9 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 
 /* ---------------------------------------------------------------------- */
 /* The violations log: the last reports, whether or not dmesg got them    */
+
+/* What a record line escapes in a value, as /proc/self/mounts does. */
+#define RECORD_ESCAPE	" \t\n\\"
 
 struct log_record {
 	u64 seq;
@@ -410,6 +433,7 @@ u64 dma_owner_log_count(void)
 	raw_spin_unlock_irqrestore(&log_lock, flags);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_log_count);
 
 /**
  * dma_owner_log_clear() - empty the violations log
@@ -442,6 +466,52 @@ int dma_owner_log_clear(void)
 	return 0;
 }
 
+/* One value of a record line: a code address as %pS prints it, or "-". */
+static void print_record_sym(struct seq_file *seq, const char *key,
+			     unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	seq_printf(seq, " %s=", key);
+	if (!ip) {
+		seq_putc(seq, '-');
+		return;
+	}
+	snprintf(sym, sizeof(sym), "%pS", (void *)ip);
+	seq_escape(seq, sym, RECORD_ESCAPE);
+}
+
+/*
+ * A record's first line, for tools: key=value pairs, in this order, each
+ * value free of blanks (escaped in octal) and "-" when unknown. This line,
+ * not the prose below it, is the ABI (Documentation/dev-tools/dma-owner.rst,
+ * "The violations file"); keys are only ever added.
+ */
+static void print_record_line(struct seq_file *seq,
+			      const struct log_record *rec)
+{
+	const struct dma_owner_report *r = &rec->r;
+	const struct dma_owner_entry *e = r->has_entry ? &r->entry : NULL;
+	char owner[40];
+
+	seq_printf(seq, "seq=%llu time=%llu.%06llu kind=%s op=%s device=",
+		   rec->seq, rec->time_ns / NSEC_PER_SEC,
+		   (rec->time_ns % NSEC_PER_SEC) / 1000,
+		   dma_owner_kind_names[r->kind],
+		   r->kind == DMA_OWNER_LEAK ? "unbind" :
+		   e ? dma_owner_op_name(r->op, e->api) : dma_owner_op_names[r->op]);
+	seq_escape(seq, rec->dev, RECORD_ESCAPE);
+	seq_puts(seq, " driver=");
+	seq_escape(seq, rec->drv, RECORD_ESCAPE);
+	seq_printf(seq, " handle=%pad size=%zu dir=%s api=%s owner=%s",
+		   &r->addr, r->size, dma_owner_dir_name(r->dir),
+		   e ? api_names[e->api] : "-",
+		   e ? dma_owner_owner_string(e, owner, sizeof(owner)) : "-");
+	print_record_sym(seq, "caller", r->caller);
+	print_record_sym(seq, "map_site", e ? dma_owner_map_caller(e) : 0);
+	seq_putc(seq, '\n');
+}
+
 /**
  * dma_owner_log_show() - print one record of the violations log
  * @seq: where to
@@ -472,13 +542,13 @@ int dma_owner_log_show(struct seq_file *seq, u64 index)
 	raw_spin_unlock_irqrestore(&log_lock, flags);
 	mutex_unlock(&log_mutex);
 
-	seq_printf(seq, "[%llu] at %llu.%06llu s\n", rec->seq,
-		   rec->time_ns / NSEC_PER_SEC, (rec->time_ns % NSEC_PER_SEC) / 1000);
+	print_record_line(seq, rec);
 	print_report(seq, &rec->r, rec->dev, rec->drv, rec->jiffies);
 	seq_putc(seq, '\n');
 	kfree(rec);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_log_show);
 
 static int log_size_set(const char *val, const struct kernel_param *kp)
 {

@@ -41,7 +41,7 @@ make -s -C "$REPO/tools/dmaown" OUTPUT="$CACHE/tools/" >"$CACHE/tools/build.log"
 copy_prog "$CACHE/tools/dmaown" /usr/bin/dmaown
 
 [ -d "$GUEST/modroot/lib/modules" ] && cp -a "$GUEST/modroot/lib/modules" "$root/lib/"
-cp "$REPO"/tests/guest/*.sh "$root/usr/share/dma-owner/" 2>/dev/null || true
+cp "$REPO"/tests/guest/*.sh "$REPO"/tests/guest/*.awk "$root/usr/share/dma-owner/"
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$GUEST/base.cpio"
 say "initramfs: $GUEST/base.cpio ($(du -h "$GUEST/base.cpio" | cut -f1))"

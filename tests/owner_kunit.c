@@ -15,8 +15,10 @@
 #include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "owner.h"
@@ -93,35 +95,41 @@ static void owner_test_exit(struct kunit *test)
 
 #define DEV(test) (((struct ctx *)(test)->priv)->dev)
 
-static void map(struct kunit *test, u64 addr, size_t size,
-		enum dma_data_direction dir, unsigned long attrs)
+static noinline void map(struct kunit *test, u64 addr, size_t size,
+			 enum dma_data_direction dir, unsigned long attrs)
 {
 	__dma_owner_map(DEV(test), addr, size, dir, attrs, DMA_OWNER_API_PAGE,
 			0, _RET_IP_);
 }
 
-static void unmap(struct kunit *test, u64 addr, size_t size,
-		  enum dma_data_direction dir)
+static noinline void unmap(struct kunit *test, u64 addr, size_t size,
+			   enum dma_data_direction dir)
 {
 	__dma_owner_unmap(DEV(test), addr, size, dir, DMA_OWNER_API_PAGE, _RET_IP_);
 }
 
-static void for_cpu(struct kunit *test, u64 addr, size_t size,
-		    enum dma_data_direction dir)
+static noinline void for_cpu(struct kunit *test, u64 addr, size_t size,
+			     enum dma_data_direction dir)
 {
 	__dma_owner_sync(DEV(test), addr, size, dir, false, _RET_IP_);
 }
 
-static void for_dev(struct kunit *test, u64 addr, size_t size,
-		    enum dma_data_direction dir)
+static noinline void for_dev(struct kunit *test, u64 addr, size_t size,
+			     enum dma_data_direction dir)
 {
 	__dma_owner_sync(DEV(test), addr, size, dir, true, _RET_IP_);
 }
 
-/* Exactly these kinds were reported, in this order, then forget them. */
-static void expect(struct kunit *test, unsigned int n, const int *kinds)
+/*
+ * Exactly these kinds were reported, in this order, each blaming a call
+ * made in @fn (the case itself: the helpers above are never inlined, so
+ * their _RET_IP_ is in it), then forget them.
+ */
+static void expect(struct kunit *test, const char *fn, unsigned int n,
+		   const int *kinds)
 {
 	struct ctx *c = test->priv;
+	char site[KSYM_SYMBOL_LEN];
 	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, c->n, n);
@@ -129,15 +137,19 @@ static void expect(struct kunit *test, unsigned int n, const int *kinds)
 		KUNIT_EXPECT_STREQ(test, dma_owner_kind_names[c->reports[i].kind],
 				   dma_owner_kind_names[kinds[i]]);
 		KUNIT_EXPECT_PTR_EQ(test, c->reports[i].dev, c->dev);
+		/* "fn [module]": the module is ours. */
+		snprintf(site, sizeof(site), "%ps", (void *)c->reports[i].caller);
+		strreplace(site, ' ', '\0');
+		KUNIT_EXPECT_STREQ(test, site, fn);
 	}
 	c->n = 0;
 }
 
 #define EXPECT_REPORTS(test, ...) do {					\
 	static const int __k[] = { __VA_ARGS__ };			\
-	expect(test, ARRAY_SIZE(__k), __k);				\
+	expect(test, __func__, ARRAY_SIZE(__k), __k);			\
 } while (0)
-#define EXPECT_SILENT(test) expect(test, 0, NULL)
+#define EXPECT_SILENT(test) expect(test, __func__, 0, NULL)
 
 static struct dma_owner_report *report(struct kunit *test, unsigned int i)
 {
@@ -188,6 +200,53 @@ static void test_missing_sync_for_device(struct kunit *test)
 	KUNIT_EXPECT_NE(test, r->caller, 0UL);
 	/* History callers are stored as offsets: they come back whole. */
 	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&r->entry, 2), r->caller);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * The violations log's record line, the interface tools read: its values
+ * are the report's, and the prose under it says the same.
+ */
+static void test_log_record(struct kunit *test)
+{
+	struct seq_file m = { .size = 2 * PAGE_SIZE };
+	char *want, *prose, *caller, *mod;
+	u64 n;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	want = kunit_kzalloc(test, 2 * KSYM_SYMBOL_LEN + 256, GFP_KERNEL);
+	caller = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, caller);
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE + 1024, 1024, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 1024, 512, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	n = dma_owner_log_count();
+	KUNIT_ASSERT_GT(test, n, 0ULL);
+	KUNIT_ASSERT_EQ(test, dma_owner_log_show(&m, n - 1), 0);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	m.buf[m.count] = 0;
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(m.buf, "seq="));
+	/* The record: kind to caller, the module's blank escaped. */
+	snprintf(caller, KSYM_SYMBOL_LEN, "%pS", (void *)report(test, 0)->caller);
+	mod = strchr(caller, ' ');
+	if (mod)
+		*mod++ = 0;
+	snprintf(want, 2 * KSYM_SYMBOL_LEN + 256,
+		 " kind=missing-sync-for-device op=sync_for_cpu device=%s driver=%s handle=%pad size=512 dir=DMA_FROM_DEVICE api=single/page owner=cpu[0x400-0x800) caller=%s%s%s ",
+		 dev_name(DEV(test)), DEV(test)->driver->name,
+		 &(dma_addr_t){ BASE + 1024 }, caller, mod ? "\\040" : "",
+		 mod ?: "");
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, want), "want %s in %s", want, m.buf);
+	/* The prose, from the second line: the same kind and caller. */
+	prose = strchr(m.buf, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, prose);
+	snprintf(want, 2 * KSYM_SYMBOL_LEN + 256, "\nmissing-sync-for-device in %pS\n",
+		 (void *)report(test, 0)->caller);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(prose, want), "want %s at %s", want, prose);
 	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
@@ -481,15 +540,15 @@ static void test_inexact_until_whole_sync(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
-static void alloc_nc(struct kunit *test, u64 addr, size_t size,
-		     enum dma_data_direction dir)
+static noinline void alloc_nc(struct kunit *test, u64 addr, size_t size,
+			      enum dma_data_direction dir)
 {
 	__dma_owner_map(DEV(test), addr, size, dir, 0, DMA_OWNER_API_PAGES, 0,
 			_RET_IP_);
 }
 
-static void free_nc(struct kunit *test, u64 addr, size_t size,
-		    enum dma_data_direction dir)
+static noinline void free_nc(struct kunit *test, u64 addr, size_t size,
+			     enum dma_data_direction dir)
 {
 	__dma_owner_unmap(DEV(test), addr, size, dir, DMA_OWNER_API_PAGES,
 			  _RET_IP_);
@@ -748,7 +807,7 @@ static void test_cpu_write_while_device_owned(struct kunit *test)
 	dma_owner_check_contents = true;
 	/* right: to the CPU, write, back to the device */
 	__dma_owner_map(DEV(test), addr, 512, DMA_TO_DEVICE, 0,
-			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
+			DMA_OWNER_API_PAGE, virt_to_phys(buf), _THIS_IP_);
 	for_cpu(test, addr, 512, DMA_TO_DEVICE);
 	buf[10] = 1;
 	for_dev(test, addr, 512, DMA_TO_DEVICE);
@@ -797,22 +856,22 @@ static void test_sg(struct kunit *test)
 	struct scatterlist *sgl = fake_sg(test, 4);
 	struct device *dev = DEV(test);
 
-	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_FROM_DEVICE, 0, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_FROM_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
 	/* a partial sync: the first two segments only */
-	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, false, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
 	/* segments 0 and 1 were the CPU's already: one report per call */
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
@@ -822,10 +881,10 @@ static void test_sg_merged(struct kunit *test)
 	struct scatterlist *sgl = fake_sg(test, 2);
 	struct device *dev = DEV(test);
 
-	__dma_owner_map_sg(dev, sgl, 4, 2, DMA_TO_DEVICE, 0, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	__dma_owner_map_sg(dev, sgl, 4, 2, DMA_TO_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	dma_owner_driver_unbound(dev);		/* nothing left behind */
 	EXPECT_SILENT(test);
@@ -842,11 +901,11 @@ static void test_sg_zero_length_segment(struct kunit *test)
 	struct device *dev = DEV(test);
 
 	sg_dma_len(&sgl[1]) = 0;
-	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live + 1);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
 	dma_owner_driver_unbound(dev);
@@ -867,10 +926,10 @@ static void test_sg_identical_segments(struct kunit *test)
 		sg_dma_address(&sgl[i]) = BASE;
 		sg_dma_len(&sgl[i]) = 4096;
 	}
-	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
 	dma_owner_driver_unbound(dev);		/* nothing left behind */
@@ -882,13 +941,13 @@ static void test_sg_dir_and_range(struct kunit *test)
 	struct scatterlist *sgl = fake_sg(test, 4);
 	struct device *dev = DEV(test);
 
-	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _RET_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _RET_IP_);
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
 	sg_dma_len(&sgl[1]) = 8192;	/* a driver that edited its list */
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _RET_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_OUT_OF_RANGE);
-	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _RET_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
 }
 
@@ -898,12 +957,12 @@ static void test_resource(struct kunit *test)
 	struct device *dev = DEV(test);
 
 	__dma_owner_map(dev, BASE, 4096, DMA_BIDIRECTIONAL, 0,
-			DMA_OWNER_API_RESOURCE, 0, _RET_IP_);
+			DMA_OWNER_API_RESOURCE, 0, _THIS_IP_);
 	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
-			  DMA_OWNER_API_RESOURCE, _RET_IP_);
+			  DMA_OWNER_API_RESOURCE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
-			  DMA_OWNER_API_RESOURCE, _RET_IP_);
+			  DMA_OWNER_API_RESOURCE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
@@ -1097,6 +1156,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_missing_sync_for_device),
 	KUNIT_CASE(test_history_caller_out_of_reach),
 	KUNIT_CASE(test_history_wrap),
+	KUNIT_CASE(test_log_record),
 	KUNIT_CASE(test_sync_in_later_chunk),
 	KUNIT_CASE(test_zero_length_sync),
 	KUNIT_CASE(test_peak_live),

@@ -35,7 +35,7 @@ echo "correct-kinds \$(grep '^violation\.' /sys/kernel/debug/dma-owner/stats | g
 dmesg | grep -oE 'dma-owner: [a-z-]+ in [^+]*' | sort | uniq -c | sed 's/^/correct-site /'
 echo $misuse >/sys/kernel/debug/test_dma_owner/run || exit 15
 cat /sys/kernel/debug/dma-owner/stats
-echo "logged \$(grep -c '^\[' /sys/kernel/debug/dma-owner/violations)"
+echo "logged \$(grep -c '^seq=' /sys/kernel/debug/dma-owner/violations)"
 S
 	KERNEL_ARGS="$args" vm "$T/$name.out" --timeout 900 \
 		--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \

@@ -26,7 +26,7 @@ matrix() {
 	local n=0
 	while read -r line; do
 		n=$((n + 1))
-		unset name expect dev handle violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr
+		unset name expect dev handle records violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr
 		eval "$(echo "${line#R }" | tr ' ' '\n' | grep '=' | sed "s/=\(.*\)/='\1'/")"
 		if [ -z "$expect" ]; then
 			not_ok "$mode/$name" "the scenario did not run: $line"
@@ -41,6 +41,8 @@ matrix() {
 			check "$mode/$name: debugfs counts one $expect and logs it on the device and handle" \
 				"violations=$violations violation.$expect=$kindcount; log: $logkind $logdev $loghandle, want $expect $dev $handle" \
 				[ "$violations" = 1 -a "$kindcount" = 1 -a "$logkind" = "$expect" -a "$logdev" = "$dev" -a "$loghandle" = "$handle" ]
+			check "$mode/$name: the log's record line says what its prose says" \
+				"records: ${records:-none}, want 1:ok" [ "$records" = 1:ok ]
 			check "$mode/$name: dmesg reports $expect on the device" \
 				"dmesg: $dmesgkind of $expect, $dmesgall in all, device lines $dmesgdev" \
 				[ "$dmesgkind" = 1 -a "$dmesgall" = 1 -a "$dmesgdev" -ge 1 ]

@@ -21,12 +21,12 @@ echo "testdev \$dev"
 echo 1 >\$D/clear
 for s in cycle_single cycle_sg missing_sync_single redundant_sync_single; do echo \$s >\$R; done
 echo "--- stats1"; cat \$D/stats
-echo "--- log1"; grep '^\[' -A1 \$D/violations
+echo "--- log1"; grep '^seq=' -A1 \$D/violations
 echo 3 >/sys/module/dma_owner/parameters/log_size
 for s in dir_mismatch_single size_mismatch_single out_of_range_single leak; do echo \$s >\$R; done
-echo "--- log2"; grep '^\[' -A1 \$D/violations
+echo "--- log2"; grep '^seq=' -A1 \$D/violations
 echo 64 >/sys/module/dma_owner/parameters/log_size
-echo "--- log2grown"; grep '^\[' -A1 \$D/violations
+echo "--- log2grown"; grep '^seq=' -A1 \$D/violations
 echo 1 >\$D/clear
 echo "--- stats2"; cat \$D/stats
 echo "--- log3"; cat \$D/violations
@@ -127,10 +127,10 @@ check "debugfs: stats has a violation.<kind> line for all 9 kinds" "$(sec stats1
 log1=$(sec log1 | sed -n 's/^\([a-z-]*\) in .*/\1/p' | xargs)
 check "debugfs: violations log holds the kinds in order" "got: $log1" \
 	[ "$log1" = "missing-sync-for-device redundant-sync-for-device" ]
-log2=$(sec log2 | grep -o '^\[[0-9]*\]\|^[a-z-]* in ' | xargs)
+log2=$(sec log2 | grep -o '^seq=[0-9]*\|^[a-z-]* in ' | xargs)
 check "debugfs: log_size=3 keeps the newest three, oldest first" "got: $log2" \
-	[ "$log2" = "[3] size-mismatch in [4] out-of-range in [5] leak in" ]
-log2grown=$(sec log2grown | grep -o '^\[[0-9]*\]\|^[a-z-]* in ' | xargs)
+	[ "$log2" = "seq=3 size-mismatch in seq=4 out-of-range in seq=5 leak in" ]
+log2grown=$(sec log2grown | grep -o '^seq=[0-9]*\|^[a-z-]* in ' | xargs)
 check "debugfs: growing the log to 64 keeps the same three and invents none" "got: $log2grown" \
 	[ "$log2grown" = "$log2" ]
 for k in maps violations violation.missing-sync-for-device; do

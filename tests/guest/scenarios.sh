@@ -5,6 +5,7 @@
 #   R name=N expect=K dev=D handle=H violations=V kindcount=C
 #     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
 #     tracen=C tracekind=K tracedev=D tracehandle=H dmadebug_maperr=C
+#     records=N:ok|N:bad... (records.awk: each record line agrees with its prose)
 # (handles in decimal, so that every channel's spelling compares;
 # dmadebug_maperr counts CONFIG_DMA_API_DEBUG's unchecked map error reports,
 # which must go on beside the tracker's)
@@ -31,7 +32,8 @@ for name in $names; do
 	handle=$(sed -n 's/^handle //p' $T/result)
 	log=/tmp/violations
 	cat $D/violations >$log
-	logkind=$(sed -n '2s/ in .*//p' $log)
+	logkind=$(sed -n 's/^seq=.* kind=\([^ ]*\) .*/\1/p' $log | head -1)
+	records=$(awk -f /usr/share/dma-owner/records.awk $log | sed 's/^records //; s/ /:/g')
 	logdev=$(sed -n 's/^device \([^ ]*\) driver .*/\1/p' $log | head -1)
 	loghandle=$(sed -n 's/^mapping \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
 	[ -n "$loghandle" ] || loghandle=$(sed -n 's/^[a-z_]* of \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
@@ -51,5 +53,6 @@ for name in $names; do
 		"dmesgdev=$(grep -c "dma-owner: device $dev driver" /tmp/dmesg)" \
 		"tracen=$(wc -l </tmp/trace) tracekind=$tracekind tracedev=$tracedev" \
 		"tracehandle=$(dec $tracehandle)" \
-		"dmadebug_maperr=$(grep -c 'failed to check map error' /tmp/dmesg)"
+		"dmadebug_maperr=$(grep -c 'failed to check map error' /tmp/dmesg)" \
+		"records=$records"
 done

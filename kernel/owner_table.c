@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DMA ownership tracker: the table of live streaming mappings.
+ *
+ * Every live mapping (every mapped segment of an sg list) has an entry in a
+ * hash table of bit-locked buckets, sized from memory at boot like the dentry
+ * hash, so the cost of a lookup stays flat from one live mapping to millions
+ * and CPUs mapping in parallel take different bucket locks.
+ *
+ * Syncs name any address inside a mapping (dma_sync_single_range_*()), so a
+ * lookup must find the mapping that contains an address, not only the one
+ * that starts there. Entries are hashed by (device, level, chunk): the level
+ * is the smallest L whose chunk size, 4 KiB << 4L, holds the mapping, and the
+ * chunk is the start address divided by that size. A mapping of level L
+ * starts in the chunk of any address it contains or in the chunk before, so
+ * a containing lookup probes two buckets per level in use; an exact lookup
+ * (unmap, or a sync from the start) usually hits the first.
+ */
+
+#define pr_fmt(fmt) "dma-owner: " fmt
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/memblock.h>
+#include <linux/moduleparam.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <kunit/visibility.h>
+#include <asm/sections.h>
+
+#include "owner.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "dma_owner."
+
+#define MAX_TRACKED_SIZE	U32_MAX
+#define STACK_DEPTH		16
+#define MAX_CSUM_SIZE		SZ_64K	/* bounds the content check's work per call */
+
+static struct kmem_cache *entry_cache;
+static struct kmem_cache *csum_entry_cache;
+static struct hlist_bl_head *table;
+static unsigned int table_shift;
+unsigned long dma_owner_levels_used;	/* bit L: level L has had entries */
+bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
+static unsigned long hash_entries;	/* dma_owner.hash_entries= */
+static bool map_stacks = true;		/* a stack trace per map call */
+
+static unsigned int size_level(size_t size)
+{
+	unsigned int l = 0;
+
+	while (l < DMA_OWNER_NR_LEVELS - 1 && size > (1ULL << DMA_OWNER_LEVEL_SHIFT(l)))
+		l++;
+	return l;
+}
+
+/**
+ * dma_owner_bucket() - where a mapping is hashed
+ * @dev: its device
+ * @level: its level
+ * @chunk: the chunk it starts in, at that level
+ *
+ * Return: the bucket.
+ */
+struct hlist_bl_head *dma_owner_bucket(struct device *dev, unsigned int level,
+				       u64 chunk)
+{
+	return &table[hash_64(dma_owner_place_key(dev, level, chunk), table_shift)];
+}
+
+/*
+ * The places of the mappings that may hold @addr, or with @starts only
+ * those that start at it: a mapping starts in the chunk of an address it
+ * holds or in the chunk before, at its own level. Levels never used are
+ * skipped.
+ */
+unsigned int dma_owner_places_of(dma_addr_t addr, bool starts, struct dma_owner_place *p)
+{
+	unsigned long used = READ_ONCE(dma_owner_levels_used);
+	unsigned int l, n = 0;
+	u64 chunk;
+
+	for_each_set_bit(l, &used, DMA_OWNER_NR_LEVELS) {
+		chunk = (u64)addr >> DMA_OWNER_LEVEL_SHIFT(l);
+		p[n].level = l;
+		p[n++].chunk = chunk;
+		if (!starts && chunk) {
+			p[n].level = l;
+			p[n++].chunk = chunk - 1;
+		}
+	}
+	return n;
+}
+
+/**
+ * dma_owner_encode_caller() - a code address as a history slot holds it
+ * @ip: the address
+ *
+ * History callers are kept as 32-bit offsets from _stext, which halves the
+ * history's share of an entry: x86-64 and arm64 place module text within
+ * 2 GiB of the kernel's for their branch ranges, so every caller fits.
+ *
+ * Return: the offset, or 0 (unknown) for an address out of its reach: a
+ * caller is remembered as unknown rather than as a wrong address.
+ */
+s32 dma_owner_encode_caller(unsigned long ip)
+{
+	long off = ip - (unsigned long)_stext;
+
+	return off == (s32)off ? off : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller);
+
+/**
+ * dma_owner_hist_caller() - the caller of one transition in a history
+ * @e: a mapping, live or a snapshot
+ * @i: the transition, 0 the oldest, below @e->hist_len
+ *
+ * Return: the caller's address, 0 if it was out of reach.
+ */
+unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
+				    unsigned int i)
+{
+	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
+
+/**
+ * dma_owner_record() - add a transition to a mapping's history
+ * @e: the mapping, its bucket locked or out of the table
+ * @op: the transition
+ * @caller: who made it
+ */
+void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
+		      unsigned long caller)
+{
+	unsigned int slot;
+
+	if (e->hist_len < DMA_OWNER_HISTORY) {
+		slot = e->hist_len++;
+	} else {
+		/* Full: shift the ring, oldest out. */
+		memmove(&e->hist[0], &e->hist[1], sizeof(e->hist[0]) * (DMA_OWNER_HISTORY - 1));
+		e->hist_ops >>= DMA_OWNER_HIST_OP_BITS;
+		slot = DMA_OWNER_HISTORY - 1;
+	}
+	e->hist[slot] = dma_owner_encode_caller(caller);
+	e->hist_ops &= ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot));
+	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
+}
+
+/*
+ * The map site, without the tracker's and the DMA API's own frames: the
+ * trace starts at @caller, the driver code that called dma_map_*().
+ */
+depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller)
+{
+	unsigned long entries[STACK_DEPTH];
+	unsigned int n, skip;
+
+	if (!READ_ONCE(map_stacks))
+		return 0;
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
+	for (skip = 0; skip < n && entries[skip] != caller; skip++)
+		;
+	if (skip == n)
+		skip = 0;
+	return stack_depot_save_flags(entries + skip, n - skip,
+				      GFP_NOWAIT | __GFP_NOWARN,
+				      STACK_DEPOT_FLAG_CAN_ALLOC);
+}
+
+/**
+ * dma_owner_map_caller() - the driver code that called dma_map_*()
+ * @e: a mapping, live or a snapshot
+ *
+ * Return: the first frame of the map stack, or without one
+ * (dma_owner.map_stacks=0) the history's first entry while it is still the
+ * map; 0 when neither is known any more.
+ */
+unsigned long dma_owner_map_caller(const struct dma_owner_entry *e)
+{
+	unsigned long *entries;
+
+	if (e->map_stack && stack_depot_fetch(e->map_stack, &entries))
+		return entries[0];
+	if (e->hist_len && dma_owner_hist_op(e, 0) == DMA_OWNER_OP_MAP)
+		return dma_owner_hist_caller(e, 0);
+	return 0;
+}
+
+/**
+ * dma_owner_contents_csum() - checksum the CPU's view of a buffer
+ * @phys: its physical address
+ * @size: its size
+ * @csum: the checksum
+ *
+ * Return: false if it cannot be read (no address, too large, highmem).
+ */
+bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
+{
+	unsigned long pfn = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
+
+	if (!phys || size > MAX_CSUM_SIZE || !pfn_valid(pfn) || !pfn_valid(last) ||
+	    PageHighMem(pfn_to_page(last)))
+		return false;
+	*csum = jhash(phys_to_virt(phys), size, 0);
+	return true;
+}
+
+/**
+ * dma_owner_new_entry() - allocate an entry for a new mapping
+ * @dev: the device
+ * @addr: the handle
+ * @size: the size
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* of the map call
+ * @api: which map or allocation function
+ * @phys: CPU physical address of the buffer, for the content check
+ *
+ * Context: any; does not sleep.
+ * Return: the entry, not yet in the table, or NULL.
+ */
+struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
+					    size_t size, enum dma_data_direction dir,
+					    unsigned long attrs, enum dma_owner_api api,
+					    phys_addr_t phys)
+{
+	struct dma_owner_csum_entry *ce = NULL;
+	struct dma_owner_entry *e;
+	u32 csum;
+
+	if (!size || size > MAX_TRACKED_SIZE)
+		return NULL;
+	if (unlikely(READ_ONCE(dma_owner_check_contents)) &&
+	    dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
+	    dma_owner_contents_csum(phys, size, &csum)) {
+		ce = kmem_cache_zalloc(csum_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		if (!ce)
+			return NULL;
+		ce->phys = phys;
+		ce->csum = csum;
+		e = &ce->e;
+		e->has_csum = 1;
+	} else {
+		e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		if (!e)
+			return NULL;
+	}
+	/* No entry without a state to count it: see dma_owner_has_entries(). */
+	if (!dma_owner_count_live(dev, 1)) {
+		if (ce)
+			kmem_cache_free(csum_entry_cache, ce);
+		else
+			kmem_cache_free(entry_cache, e);
+		return NULL;
+	}
+	e->dev = dev;
+	e->handle = addr;
+	e->size = size;
+	e->dir = dir;
+	e->api = api;
+	e->level = size_level(size);
+	e->skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	e->map_jiffies = jiffies;
+	return e;
+}
+
+/**
+ * dma_owner_insert() - put a new entry in the table
+ * @e: the entry
+ */
+void dma_owner_insert(struct dma_owner_entry *e)
+{
+	struct hlist_bl_head *b;
+	unsigned long flags;
+	long live, peak;
+
+	/* Lookups must see the level before they can miss the entry. */
+	if (!test_bit(e->level, &dma_owner_levels_used)) {
+		set_bit(e->level, &dma_owner_levels_used);
+		/*
+		 * The bit before the entry is linked: a CPU that learns the
+		 * handle from this one (through the driver) sees both.
+		 */
+		smp_mb__after_atomic();
+	}
+	b = dma_owner_bucket(e->dev, e->level, (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level));
+	dma_owner_lock_bucket(b, &flags);
+	hlist_bl_add_head(&e->node, b);
+	dma_owner_unlock_bucket(b, flags);
+
+	this_cpu_inc(dma_owner_op_counters.maps);
+	live = atomic_long_inc_return(&dma_owner_stats.live);
+	peak = atomic_long_read(&dma_owner_stats.peak_live);
+	while (live > peak &&
+	       !atomic_long_try_cmpxchg(&dma_owner_stats.peak_live, &peak, live))
+		;
+}
+
+/**
+ * dma_owner_free_entry() - free an entry taken out of the table
+ * @e: the entry
+ */
+void dma_owner_free_entry(struct dma_owner_entry *e)
+{
+	atomic_long_dec(&dma_owner_stats.live);
+	rcu_read_lock();
+	dma_owner_count_live(e->dev, -1);
+	rcu_read_unlock();
+	if (e->fragmented)
+		kfree(e->ranges);
+	if (e->has_csum)
+		kmem_cache_free(csum_entry_cache, dma_owner_to_csum_entry(e));
+	else
+		kmem_cache_free(entry_cache, e);
+}
+
+/**
+ * dma_owner_snapshot() - copy an entry for reading outside its bucket lock
+ * @dst: the copy
+ * @e: a live entry, its bucket locked, or one no longer in the table
+ *
+ * The copy holds no pointer into the tracker: a fragmented entry's ranges
+ * become the range that spans them, marked @in_parts.
+ */
+void dma_owner_snapshot(struct dma_owner_entry *dst,
+			const struct dma_owner_entry *e)
+{
+	*dst = *e;
+	dst->node.next = NULL;
+	dst->node.pprev = NULL;
+	if (e->fragmented) {
+		dst->fragmented = 0;
+		dst->in_parts = 1;
+		dst->cpu_lo = e->ranges->r[0].lo;
+		dst->cpu_hi = e->ranges->r[e->ranges->nr - 1].hi;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
+
+/* ---------------------------------------------------------------------- */
+/* On and off                                                             */
+
+/**
+ * dma_owner_drop_entries() - remove every entry of @dev
+ * @dev: the device
+ * @report: report each as a leak
+ * @may_sleep: the walk may reschedule
+ */
+void dma_owner_drop_entries(struct device *dev, bool report,
+			    bool may_sleep)
+{
+	struct dma_owner_report r = { .kind = DMA_OWNER_LEAK, .dev = dev,
+				      .op = DMA_OWNER_OP_UNMAP,
+				      .has_entry = true };
+	struct dma_owner_entry *e, *found;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned long flags, i;
+	bool any;
+
+	/* Most devices that unbind or fail to probe have no mappings. */
+	rcu_read_lock();
+	any = dma_owner_has_entries(dev);
+	rcu_read_unlock();
+	if (!any)
+		return;
+	for (i = 0; i < (1UL << table_shift); i++) {
+		b = &table[i];
+		do {
+			if (hlist_bl_empty(b))
+				break;
+			found = NULL;
+			dma_owner_lock_bucket(b, &flags);
+			hlist_bl_for_each_entry(e, pos, b, node) {
+				if (e->dev == dev) {
+					found = e;
+					hlist_bl_del(&e->node);
+					break;
+				}
+			}
+			dma_owner_unlock_bucket(b, flags);
+			if (found && report && !READ_ONCE(dma_owner_settling)) {
+				dma_owner_snapshot(&r.entry, found);
+				r.addr = found->handle;
+				r.size = found->size;
+				r.dir = found->dir;
+				r.caller = dma_owner_map_caller(found);
+				dma_owner_report(&r);
+			}
+			if (found)
+				dma_owner_free_entry(found);
+		} while (found);
+		if (may_sleep && !(i & 1023))
+			cond_resched();
+	}
+}
+
+/**
+ * dma_owner_flush_table() - drop every entry, silently
+ *
+ * They may be stale after a period with tracking off.
+ *
+ * Context: process context, may sleep.
+ */
+void dma_owner_flush_table(void)
+{
+	struct dma_owner_entry *e;
+	struct hlist_bl_head *b;
+	unsigned long flags, i;
+
+	for (i = 0; i < (1UL << table_shift); i++) {
+		b = &table[i];
+		/* One at a time: nothing is freed under a bucket lock. */
+		while (!hlist_bl_empty(b)) {
+			dma_owner_lock_bucket(b, &flags);
+			e = hlist_bl_empty(b) ? NULL :
+				hlist_bl_entry(hlist_bl_first(b),
+					       struct dma_owner_entry, node);
+			if (e)
+				hlist_bl_del(&e->node);
+			dma_owner_unlock_bucket(b, flags);
+			if (e)
+				dma_owner_free_entry(e);
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	/* What was unmapped before may have been mapped again meanwhile. */
+	dma_owner_forget_unmapped(NULL, true);
+}
+
+/**
+ * dma_owner_nr_buckets() - how many hash buckets there are
+ *
+ * Return: the number, 0 if the tracker failed to initialise.
+ */
+unsigned long dma_owner_nr_buckets(void)
+{
+	return table ? 1UL << table_shift : 0;
+}
+
+/**
+ * dma_owner_next_bucket() - the first bucket at or after @i with entries
+ * @i: where to start
+ *
+ * Return: its index, or dma_owner_nr_buckets() if there is none.
+ */
+unsigned long dma_owner_next_bucket(unsigned long i)
+{
+	unsigned long n = dma_owner_nr_buckets();
+
+	for (; i < n; i++)
+		if (!hlist_bl_empty(&table[i]))
+			break;
+	return i;
+}
+
+/**
+ * dma_owner_copy_bucket() - copy the mappings of one bucket
+ * @i: bucket index
+ * @skip: entries to pass over first
+ * @buf: where to copy them
+ * @max: room in @buf
+ *
+ * Copies under the bucket lock, so a reader holds it for at most @max
+ * entries at a time and never stalls mapping on other buckets. The names
+ * are copied there too: a device may be deleted once its entries are out of
+ * the table, and the copies hold its pointer only for comparisons.
+ *
+ * Return: how many were copied.
+ */
+unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
+				   struct dma_owner_mapping *buf, unsigned int max)
+{
+	struct hlist_bl_head *b = &table[i];
+	const struct device_driver *drv;
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	unsigned int n = 0;
+	unsigned long flags;
+
+	dma_owner_lock_bucket(b, &flags);
+	hlist_bl_for_each_entry(e, pos, b, node) {
+		if (skip) {
+			skip--;
+			continue;
+		}
+		if (n == max)
+			break;
+		dma_owner_snapshot(&buf[n].e, e);
+		strscpy(buf[n].dev, dev_name(e->dev), sizeof(buf[n].dev));
+		drv = READ_ONCE(e->dev->driver);
+		strscpy(buf[n].drv, drv ? drv->name : "-", sizeof(buf[n].drv));
+		n++;
+	}
+	dma_owner_unlock_bucket(b, flags);
+	return n;
+}
+
+module_param_named(check_contents, dma_owner_check_contents, bool, 0644);
+MODULE_PARM_DESC(check_contents,
+		 "Checksum DMA_TO_DEVICE buffers to catch CPU writes while the device owns them");
+module_param(map_stacks, bool, 0644);
+MODULE_PARM_DESC(map_stacks,
+		 "Record where each mapping was made, as a stack trace (default: on)");
+module_param(hash_entries, ulong, 0444);
+MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)");
+
+/**
+ * dma_owner_table_ready() - was the table allocated?
+ *
+ * Return: false before start-up, or if it failed: nothing is tracked then.
+ */
+bool dma_owner_table_ready(void)
+{
+	return table;
+}
+
+/**
+ * dma_owner_table_init() - allocate the entry caches and the table
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init dma_owner_table_init(void)
+{
+	/* The benchmark's bytes-per-mapping figure rests on this. */
+	BUILD_BUG_ON(IS_ENABLED(CONFIG_64BIT) &&
+		     sizeof(struct dma_owner_entry) > 80);
+	entry_cache = KMEM_CACHE(dma_owner_entry, 0);
+	csum_entry_cache = KMEM_CACHE(dma_owner_csum_entry, 0);
+	if (!entry_cache || !csum_entry_cache) {
+		kmem_cache_destroy(entry_cache);
+		kmem_cache_destroy(csum_entry_cache);
+		return -ENOMEM;
+	}
+	/* At least 256 buckets: hash_64() needs a shift above 0. */
+	table = alloc_large_system_hash("dma-owner", sizeof(*table),
+					hash_entries, PAGE_SHIFT, HASH_ZERO,
+					&table_shift, NULL, 256, 0);
+	return 0;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DMA ownership tracker: recently unmapped mappings, so that a call on one
+ * is reported as use-after-unmap rather than as an unknown handle.
+ */
+
+#define pr_fmt(fmt) "dma-owner: " fmt
+
+#include <linux/device.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "owner.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "dma_owner."
+
+/*
+ * Recently unmapped mappings, so that a sync or unmap of one is reported as
+ * use-after-unmap, naming who unmapped it and when, rather than as an
+ * unknown handle. A set-associative table hashed by where the mapping
+ * started: a mapping's record stays until UNMAPPED_WAYS other mappings of
+ * its set have been unmapped since, and a handle unmapped again replaces
+ * its own record, so that rings reusing their buffers do not push out the
+ * rest. With the default 8192 records (96 bytes each on 64-bit, 776 KiB in
+ * all), a record outlives a thousand unrelated unmaps in all but about one
+ * case in 10^5, even when they are of a ring of buffers side by side (see
+ * unmapped_set()).
+ */
+#define UNMAPPED_WAYS	8
+
+struct unmapped_rec {
+	struct dma_owner_entry e;	/* a snapshot; its last op is the unmap */
+	unsigned long unmap_caller;
+	u32 unmap_jiffies;
+	u32 stamp;			/* age within the set */
+};
+
+struct unmapped_set {
+	raw_spinlock_t lock;
+	u32 clock;
+	struct unmapped_rec way[UNMAPPED_WAYS];
+};
+
+static struct unmapped_set *unmapped;
+static unsigned int unmapped_shift;
+static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
+/* ---------------------------------------------------------------------- */
+/* Unmapped memory                                                        */
+
+/*
+ * A record's set is hashed from where its mapping started, to a sixteenth
+ * of its level's chunk: a level's mappings are larger than that, so a ring
+ * of same-sized buffers side by side (bounce slots, pool fragments) spreads
+ * over as many sets as it has buffers, rather than filling one set per
+ * chunk and pushing out the records of every other mapping there.
+ */
+#define UNMAPPED_SHIFT(level)	(DMA_OWNER_LEVEL_SHIFT(level) - 4)
+
+static struct unmapped_set *unmapped_set(struct device *dev,
+					 unsigned int level, u64 start)
+{
+	u64 key = dma_owner_place_key(dev, level, start >> UNMAPPED_SHIFT(level));
+
+	return &unmapped[hash_64(key, unmapped_shift)];
+}
+
+/**
+ * dma_owner_remember_unmapped() - keep a record of an unmapped mapping
+ * @e: the mapping, out of the table
+ * @caller: who unmapped it
+ */
+void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
+				 unsigned long caller)
+{
+	struct unmapped_rec *rec, *victim = NULL;
+	struct unmapped_set *set;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!unmapped)
+		return;
+	set = unmapped_set(e->dev, e->level, e->handle);
+	raw_spin_lock_irqsave(&set->lock, flags);
+	/* Its own older record, else a free way, else the oldest. */
+	for (i = 0; i < UNMAPPED_WAYS; i++) {
+		rec = &set->way[i];
+		if (rec->e.dev == e->dev && rec->e.handle == e->handle) {
+			victim = rec;
+			break;
+		}
+		if (!victim || (victim->e.dev &&
+				(!rec->e.dev || (s32)(rec->stamp - victim->stamp) < 0)))
+			victim = rec;
+	}
+	dma_owner_snapshot(&victim->e, e);
+	victim->unmap_caller = caller;
+	victim->unmap_jiffies = jiffies;
+	victim->stamp = ++set->clock;
+	raw_spin_unlock_irqrestore(&set->lock, flags);
+}
+
+/**
+ * dma_owner_find_unmapped() - the latest unmapped mapping that held @addr
+ * @dev: the device
+ * @addr: the address
+ * @r: the report to fill in: entry, unmap caller and time
+ *
+ * Only asked before a report: it probes every sixteenth of a chunk a
+ * mapping of each level in use may have started in, 17 sets per level.
+ *
+ * Return: true if one was found.
+ */
+bool dma_owner_find_unmapped(struct device *dev, dma_addr_t addr,
+			     struct dma_owner_report *r)
+{
+	unsigned long used = READ_ONCE(dma_owner_levels_used);
+	struct unmapped_rec *rec;
+	struct unmapped_set *set;
+	unsigned int l, w, i, n;
+	unsigned long flags;
+	bool found = false;
+	u64 start, span;
+
+	if (!unmapped)
+		return false;
+	for_each_set_bit(l, &used, DMA_OWNER_NR_LEVELS) {
+		span = 1ULL << DMA_OWNER_LEVEL_SHIFT(l);
+		start = (u64)addr >= span ? (u64)addr - span + 1 : 0;
+		start = round_down(start, 1ULL << UNMAPPED_SHIFT(l));
+		/* Counted, not compared: near U64_MAX, start would wrap. */
+		n = (((u64)addr - start) >> UNMAPPED_SHIFT(l)) + 1;
+		for (i = 0; i < n; i++, start += 1ULL << UNMAPPED_SHIFT(l)) {
+			set = unmapped_set(dev, l, start);
+			raw_spin_lock_irqsave(&set->lock, flags);
+			for (w = 0; w < UNMAPPED_WAYS; w++) {
+				rec = &set->way[w];
+				if (rec->e.dev != dev || addr < rec->e.handle ||
+				    addr - rec->e.handle >= rec->e.size)
+					continue;
+				if (found &&
+				    time_before((unsigned long)rec->unmap_jiffies,
+						(unsigned long)r->unmap_jiffies))
+					continue;
+				r->entry = rec->e;
+				r->unmap_caller = rec->unmap_caller;
+				r->unmap_jiffies = rec->unmap_jiffies;
+				found = true;
+			}
+			raw_spin_unlock_irqrestore(&set->lock, flags);
+		}
+	}
+	return found;
+}
+
+/**
+ * dma_owner_forget_unmapped() - forget the unmapped mappings of a device
+ * @dev: the device, or NULL for every device
+ * @may_sleep: the walk may reschedule
+ */
+void dma_owner_forget_unmapped(struct device *dev, bool may_sleep)
+{
+	unsigned long flags, i;
+	unsigned int w;
+
+	if (!unmapped)
+		return;
+	for (i = 0; i < (1UL << unmapped_shift); i++) {
+		raw_spin_lock_irqsave(&unmapped[i].lock, flags);
+		for (w = 0; w < UNMAPPED_WAYS; w++)
+			if (!dev || unmapped[i].way[w].e.dev == dev)
+				unmapped[i].way[w].e.dev = NULL;
+		raw_spin_unlock_irqrestore(&unmapped[i].lock, flags);
+		if (may_sleep && !(i & 255))
+			cond_resched();
+	}
+}
+
+/**
+ * dma_owner_unmapped_init() - allocate the unmapped records
+ *
+ * A power of two of sets, none if dma_owner.unmapped_entries=0.
+ */
+void __init dma_owner_unmapped_init(void)
+{
+	unsigned long sets, i;
+
+	if (!unmapped_entries)
+		return;
+	sets = roundup_pow_of_two(DIV_ROUND_UP(unmapped_entries, UNMAPPED_WAYS));
+	unmapped = kvcalloc(sets, sizeof(*unmapped), GFP_KERNEL | __GFP_NOWARN);
+	if (!unmapped) {
+		/* Track all the same: misses are then unknown-handle. */
+		pr_warn("no memory for %u unmapped records: use-after-unmap is reported as unknown-handle\n",
+			unmapped_entries);
+		return;
+	}
+	for (i = 0; i < sets; i++)
+		raw_spin_lock_init(&unmapped[i].lock);
+	unmapped_shift = ilog2(sets);
+}
+
+#define MAX_UNMAPPED_ENTRIES	SZ_1M
+
+static int unmapped_entries_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n > MAX_UNMAPPED_ENTRIES)
+		return -EINVAL;
+	unmapped_entries = n;
+	return 0;
+}
+
+static const struct kernel_param_ops unmapped_entries_ops = {
+	.set = unmapped_entries_set,
+	.get = param_get_uint,
+};
+module_param_cb(unmapped_entries, &unmapped_entries_ops, &unmapped_entries, 0444);
+MODULE_PARM_DESC(unmapped_entries,
+		 "Unmapped mappings remembered to report use-after-unmap (0-1048576, default 8192)");
