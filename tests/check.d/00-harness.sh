@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The harness tests itself: a failing script, a panic, a hang and an
 # unexpected WARN each fail the run with a clear message; an external module
-# builds against "make -s kdir" and loads through "make vm-run VM_FILES=".
+# builds against "make -s kdir" and loads through "make vm-run VM_FILES=";
+# and every mutant of "make mutants" still applies.
 . "$(dirname "$0")/../lib-test.sh"
 
 cat >"$T/exit3.sh" <<'S'
@@ -70,4 +71,12 @@ for line in 'BUG: sleeping function called from invalid context at kernel/dma/ow
 	'BUG: sleeping function called from invalid context at kernel/dma/debug.c:600' \
 	'WARNING: CPU: 0 PID: 1 at kernel/dma/owner.c:300 insert+0x10/0x80'; do
 	check "allow-list: refuses \"$line\"" "it matched" refused "$line"
+done
+
+# make mutants breaks the tracker one patch at a time (tests/mutants/): each
+# must still apply to the tree as it is, or a refactor silently disarms it.
+for p in "$REPO"/tests/mutants/*.patch; do
+	check "mutant $(basename "$p" .patch) applies to the tree" \
+		"$(patch --dry-run -p1 -f -d "$REPO" <"$p" 2>&1 | tail -2)" \
+		patch --dry-run -p1 -s -f -d "$REPO" -i "$p"
 done
