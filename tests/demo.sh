@@ -6,10 +6,7 @@
 # a report, its debugfs files and a trace.
 . "$(dirname "$0")/lib-test.sh"
 
-mkdir "$T/www"
-head -c 2M /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 2M
 
 cat >"$T/demo.sh" <<S
 . /usr/share/dma-owner/traffic.sh

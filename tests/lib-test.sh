@@ -56,6 +56,15 @@ s.serve_forever()' "$1" >"$T/http.port" 2>"$T/http.log" &
 	echo "not ok - http server did not start"
 }
 
+# serve_blob SIZE: serve $T/www/ over HTTP, holding "blob", SIZE random
+# bytes (head -c units) whose md5sum is in $md5, for the guest's traffic.
+serve_blob() {
+	mkdir -p "$T/www"
+	head -c "$1" /dev/urandom >"$T/www/blob"
+	md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
+	start_http "$T/www"
+}
+
 # stat OUT KEY: the value of KEY in a "key: value" dump in OUT.
 stat() {
 	tr -d '\r' <"$1" | sed -n "s/^$2: //p" | tail -1

@@ -10,7 +10,6 @@
 # which may happen here.
 . "$(dirname "$0")/../lib-test.sh"
 
-want=$(grep -c 'KUNIT_CASE(' "$REPO/tests/owner_kunit.c")
 echo 'sh /usr/share/dma-owner/kunit.sh' >"$T/kunit.sh"
 
 run_mode() {
@@ -29,7 +28,11 @@ run_mode() {
 		*) not_ok "kunit[$mode]: ${line#not ok [0-9]* }" "failed in the guest" ;;
 		esac
 	done < <(tr -d '\r' <"$T/out" | sed -n 's/^    \(\(not \)\{0,1\}ok [0-9][0-9]* test_.*\)/\1/p')
-	check "kunit[$mode]: all $want cases ran" "$n of $want reported" [ $n = "$want" ]
+	# The suite's KTAP plan ("1..N") says how many cases it has.
+	local want
+	want=$(tr -d '\r' <"$T/out" | sed -n 's/^    1\.\.\([0-9]*\)$/\1/p' | head -1)
+	check "kunit[$mode]: all ${want:-?} cases of the plan ran" "$n of ${want:-no plan} reported" \
+		[ "${want:-0}" -gt 0 -a "$n" = "${want:-0}" ]
 	check "kunit[$mode]: suite passed" "no 'ok 1 dma_owner'" grep -q "^ok 1 dma_owner" "$T/out"
 }
 

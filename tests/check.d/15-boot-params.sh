@@ -8,10 +8,7 @@
 # two short boots: dma_owner=off, and report=panic.
 . "$(dirname "$0")/../lib-test.sh"
 
-mkdir "$T/www"
-head -c 1M /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 1M
 
 # boot NAME MISUSE KERNEL_ARGS: traffic, correct scenarios, one misuse.
 boot() {

@@ -18,10 +18,8 @@
 . "$(dirname "$0")/../lib-test.sh"
 
 mkdir "$T/www"
-head -c 8M /dev/urandom >"$T/www/blob"
 echo small >"$T/www/small"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 8M
 
 scenario() {
 	local name=$1 disk=$2 finding=

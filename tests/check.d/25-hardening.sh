@@ -15,10 +15,7 @@
 #            again without a rebind, and a rebind brings back the rest.
 . "$(dirname "$0")/../lib-test.sh"
 
-mkdir "$T/www"
-head -c 1M /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 1M
 url=http://10.0.2.2:$HTTP_PORT/blob
 correct="cycle_single cycle_page cycle_sg cycle_resource partial_sync copybreak skip_cpu_sync_recycle unmap_cpu_owned sg_fewer_ents noncoherent_cycle pages_cycle noncontiguous_cycle skip_sync_fragments half_page_reuse page_pool_rx identical_handles"
 

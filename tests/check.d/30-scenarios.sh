@@ -10,8 +10,6 @@
 . "$(dirname "$0")/../lib-test.sh"
 
 echo 'sh /usr/share/dma-owner/scenarios.sh' >"$T/run.sh"
-# Every entry of the module's scenario table but "random" (test 50's).
-want=$(($(grep -cE '^	\{ "[a-z_]+",' "$REPO/tests/test_dma_owner.c") - 1))
 # The misuse is real misuse: dma-debug and swiotlb's overflow check WARN too.
 allow="$REPORT_WARN|$DMA_DEBUG_WARN|$SWIOTLB_WARN"
 
@@ -63,7 +61,12 @@ matrix() {
 				[ "$dmadebug_maperr" = 0 ] ;;
 		esac
 	done < <(tr -d '\r' <"$T/$mode.out" | grep '^R ')
-	check "$mode: every scenario ran" "$n scenarios reported, want $want" [ $n = $want ]
+	# Every scenario the module lists but "random" (test 50's), as the
+	# guest counted them.
+	local want
+	want=$(tr -d '\r' <"$T/$mode.out" | sed -n 's/^scenarios //p')
+	check "$mode: every scenario ran" "$n scenarios reported, want ${want:-none}" \
+		[ "${want:-0}" -gt 0 -a "$n" = "${want:-0}" ]
 	[ "$mode" = direct ] || return 0
 	# The reports the docs quote are this run's (scripts/doc-examples.py
 	# update out/doc-examples.txt ... rewrites them after a change).

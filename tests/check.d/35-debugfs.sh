@@ -6,10 +6,7 @@
 # another CPU maps and unmaps at full speed.
 . "$(dirname "$0")/../lib-test.sh"
 
-mkdir "$T/www"
-head -c 1M /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 1M
 
 cat >"$T/debugfs.sh" <<S
 . /usr/share/dma-owner/traffic.sh

@@ -6,10 +6,7 @@
 # against /sys/kernel/debug/dma-owner/stats.
 . "$(dirname "$0")/../lib-test.sh"
 
-mkdir "$T/www"
-head -c 512K /dev/urandom >"$T/www/blob"
-md5=$(md5sum <"$T/www/blob" | cut -d' ' -f1)
-start_http "$T/www"
+serve_blob 512K
 
 cat >"$T/trace.sh" <<S
 . /usr/share/dma-owner/traffic.sh

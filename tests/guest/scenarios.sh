@@ -22,6 +22,7 @@ echo 1 >$TR/events/dma_owner/dma_owner_violation/enable
 A=/sys/kernel/debug/dma-api/all_errors
 [ -f $A ] && echo 1 >$A
 names=${*:-$(grep -v "^random " $T/scenarios | cut -d" " -f1)}
+echo "scenarios $(echo $names | wc -w)"
 for name in $names; do
 	expect=$(grep "^$name " $T/scenarios | cut -d' ' -f2)
 	echo 1 >$D/clear
