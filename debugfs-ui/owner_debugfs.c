@@ -142,14 +142,12 @@ static int stats_show(struct seq_file *m, void *v)
 {
 	struct dma_owner_stats *s = &dma_owner_stats;
 	struct dma_owner_op_counts ops;
-	int kind;
+	int kind, op;
 
 	dma_owner_op_counts(&ops);
 	seq_printf(m, "enabled: %d\n", dma_owner_is_enabled());
-	seq_printf(m, "maps: %lu\n", ops.maps);
-	seq_printf(m, "unmaps: %lu\n", ops.unmaps);
-	seq_printf(m, "syncs_for_cpu: %lu\n", ops.syncs_for_cpu);
-	seq_printf(m, "syncs_for_device: %lu\n", ops.syncs_for_device);
+	for (op = 0; op < DMA_OWNER_NR_OPS; op++)
+		seq_printf(m, "%s: %lu\n", dma_owner_op_counter_names[op], ops.n[op]);
 	seq_printf(m, "live: %ld\n", atomic_long_read(&s->live));
 	seq_printf(m, "peak_live: %ld\n", atomic_long_read(&s->peak_live));
 	seq_printf(m, "untracked: %ld\n", atomic_long_read(&s->untracked));

@@ -31,6 +31,15 @@ enum dma_owner_api {
 	DMA_OWNER_API_NONCONTIGUOUS, /* dma_alloc_noncontiguous() */
 };
 
+/* The operations that move ownership. */
+enum dma_owner_op {
+	DMA_OWNER_OP_MAP,
+	DMA_OWNER_OP_UNMAP,
+	DMA_OWNER_OP_SYNC_FOR_CPU,
+	DMA_OWNER_OP_SYNC_FOR_DEVICE,
+	DMA_OWNER_NR_OPS
+};
+
 #ifdef CONFIG_DMA_OWNER_DEBUG
 
 DECLARE_STATIC_KEY_FALSE(dma_owner_key);
@@ -55,11 +64,11 @@ void __dma_owner_unmap_sg(struct device *dev, struct scatterlist *sg,
 			  int nents, enum dma_data_direction dir,
 			  unsigned long caller);
 void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
-		      enum dma_data_direction dir, bool for_device,
+		      enum dma_data_direction dir, enum dma_owner_op op,
 		      unsigned long caller);
 void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			 int nelems, enum dma_data_direction dir,
-			 bool for_device, unsigned long caller);
+			 enum dma_owner_op op, unsigned long caller);
 void dma_owner_driver_bound(struct device *dev);
 void dma_owner_driver_unbound(struct device *dev);
 void dma_owner_device_gone(struct device *dev);
@@ -102,19 +111,19 @@ static inline void dma_owner_unmap_sg(struct device *dev,
 
 static inline void dma_owner_sync(struct device *dev, dma_addr_t addr,
 				  size_t size, enum dma_data_direction dir,
-				  bool for_device, unsigned long caller)
+				  enum dma_owner_op op, unsigned long caller)
 {
 	if (dma_owner_tracking())
-		__dma_owner_sync(dev, addr, size, dir, for_device, caller);
+		__dma_owner_sync(dev, addr, size, dir, op, caller);
 }
 
 static inline void dma_owner_sync_sg(struct device *dev,
 				     struct scatterlist *sg, int nelems,
 				     enum dma_data_direction dir,
-				     bool for_device, unsigned long caller)
+				     enum dma_owner_op op, unsigned long caller)
 {
 	if (dma_owner_tracking())
-		__dma_owner_sync_sg(dev, sg, nelems, dir, for_device, caller);
+		__dma_owner_sync_sg(dev, sg, nelems, dir, op, caller);
 }
 
 #else /* !CONFIG_DMA_OWNER_DEBUG */
@@ -138,11 +147,11 @@ static inline void dma_owner_unmap_sg(struct device *dev,
 				      unsigned long caller) { }
 static inline void dma_owner_sync(struct device *dev, dma_addr_t addr,
 				  size_t size, enum dma_data_direction dir,
-				  bool for_device, unsigned long caller) { }
+				  enum dma_owner_op op, unsigned long caller) { }
 static inline void dma_owner_sync_sg(struct device *dev,
 				     struct scatterlist *sg, int nelems,
 				     enum dma_data_direction dir,
-				     bool for_device, unsigned long caller) { }
+				     enum dma_owner_op op, unsigned long caller) { }
 static inline void dma_owner_driver_bound(struct device *dev) { }
 static inline void dma_owner_driver_unbound(struct device *dev) { }
 static inline void dma_owner_device_gone(struct device *dev) { }

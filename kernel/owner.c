@@ -387,10 +387,7 @@ static void do_sync(const struct call *c, struct verdict *v)
 	bool done = false;
 	unsigned int try;
 
-	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
-		this_cpu_inc(dma_owner_op_counters.syncs_for_device);
-	else
-		this_cpu_inc(dma_owner_op_counters.syncs_for_cpu);
+	this_cpu_inc(dma_owner_op_counters.n[c->op]);
 	/* A zero-length sync moves nothing: nothing to check. */
 	for (try = 0; c->size && try < LOCK_TRIES; try++) {
 		find_candidates(c, &k);
@@ -470,7 +467,7 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
 	trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
 			      DMA_OWNER_STATE_NONE, c->caller);
-	this_cpu_inc(dma_owner_op_counters.unmaps);
+	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
 	dma_owner_remember_unmapped(e, c->caller);
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr))) {
 		k.common = 0;
@@ -663,16 +660,15 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap_sg);
  * @addr: any address inside the mapping
  * @size: bytes from @addr
  * @dir: the direction passed
- * @for_device: true for sync_for_device, false for sync_for_cpu
+ * @op: DMA_OWNER_OP_SYNC_FOR_CPU or DMA_OWNER_OP_SYNC_FOR_DEVICE
  * @caller: the driver's call site
  */
 void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
-		      enum dma_data_direction dir, bool for_device,
+		      enum dma_data_direction dir, enum dma_owner_op op,
 		      unsigned long caller)
 {
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
-			  .op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
-					     DMA_OWNER_OP_SYNC_FOR_CPU,
+			  .op = op,
 			  .caller = caller };
 	struct verdict v = {};
 
@@ -689,16 +685,15 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
  * @sg: the list
  * @nelems: entries the driver passed
  * @dir: the direction passed
- * @for_device: true for sync_for_device, false for sync_for_cpu
+ * @op: DMA_OWNER_OP_SYNC_FOR_CPU or DMA_OWNER_OP_SYNC_FOR_DEVICE
  * @caller: the driver's call site
  */
 void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			 int nelems, enum dma_data_direction dir,
-			 bool for_device, unsigned long caller)
+			 enum dma_owner_op op, unsigned long caller)
 {
 	struct call c = { .dev = dev, .dir = dir,
-			  .op = for_device ? DMA_OWNER_OP_SYNC_FOR_DEVICE :
-					     DMA_OWNER_OP_SYNC_FOR_CPU,
+			  .op = op,
 			  .caller = caller };
 
 	guard(rcu)();

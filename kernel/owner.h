@@ -36,14 +36,6 @@ enum dma_owner_kind {
 	DMA_OWNER_NR_KINDS
 };
 
-/* The operations that move ownership. */
-enum dma_owner_op {
-	DMA_OWNER_OP_MAP,
-	DMA_OWNER_OP_UNMAP,
-	DMA_OWNER_OP_SYNC_FOR_CPU,
-	DMA_OWNER_OP_SYNC_FOR_DEVICE,
-};
-
 #define DMA_OWNER_HISTORY	4	/* transitions remembered per mapping */
 #define DMA_OWNER_MAX_RANGES	15	/* CPU-owned ranges kept exactly */
 
@@ -180,14 +172,12 @@ struct dma_owner_mapping {
 };
 
 /*
- * Counts of the operations every DMA call makes, per CPU so that CPUs
- * mapping in parallel do not share a cache line; see dma_owner_op_counts().
+ * Counts of the calls of each operation, per CPU so that CPUs mapping in
+ * parallel do not share a cache line; see dma_owner_op_counts(). The
+ * stats file names them from dma_owner_op_counter_names[].
  */
 struct dma_owner_op_counts {
-	unsigned long maps;
-	unsigned long unmaps;
-	unsigned long syncs_for_cpu;
-	unsigned long syncs_for_device;
+	unsigned long n[DMA_OWNER_NR_OPS];
 };
 
 /* The other counters; see the stats file in owner_debugfs.c. */
@@ -218,7 +208,8 @@ static inline int dma_owner_state(const struct dma_owner_entry *e)
 
 extern struct dma_owner_stats dma_owner_stats;
 extern const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS];
-extern const char *const dma_owner_op_names[];
+extern const char *const dma_owner_op_names[DMA_OWNER_NR_OPS];
+extern const char *const dma_owner_op_counter_names[DMA_OWNER_NR_OPS];
 
 /* owner_control.c: on and off, the filter, the counters */
 int dma_owner_set_enabled(bool on);

@@ -179,15 +179,13 @@ void dma_owner_clear_counters(void)
 void dma_owner_op_counts(struct dma_owner_op_counts *sum)
 {
 	const struct dma_owner_op_counts *c;
-	int cpu;
+	int cpu, op;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(&dma_owner_op_counters, cpu);
-		sum->maps += READ_ONCE(c->maps);
-		sum->unmaps += READ_ONCE(c->unmaps);
-		sum->syncs_for_cpu += READ_ONCE(c->syncs_for_cpu);
-		sum->syncs_for_device += READ_ONCE(c->syncs_for_device);
+		for (op = 0; op < DMA_OWNER_NR_OPS; op++)
+			sum->n[op] += READ_ONCE(c->n[op]);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_counts);

@@ -42,11 +42,19 @@ const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS] = {
 };
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_kind_names);
 
-const char *const dma_owner_op_names[] = {
+const char *const dma_owner_op_names[DMA_OWNER_NR_OPS] = {
 	[DMA_OWNER_OP_MAP]		= "map",
 	[DMA_OWNER_OP_UNMAP]		= "unmap",
 	[DMA_OWNER_OP_SYNC_FOR_CPU]	= "sync_for_cpu",
 	[DMA_OWNER_OP_SYNC_FOR_DEVICE]	= "sync_for_device",
+};
+
+/* The stats file's names of the operation counters. */
+const char *const dma_owner_op_counter_names[DMA_OWNER_NR_OPS] = {
+	[DMA_OWNER_OP_MAP]		= "maps",
+	[DMA_OWNER_OP_UNMAP]		= "unmaps",
+	[DMA_OWNER_OP_SYNC_FOR_CPU]	= "syncs_for_cpu",
+	[DMA_OWNER_OP_SYNC_FOR_DEVICE]	= "syncs_for_device",
 };
 
 static const char *const api_names[] = {

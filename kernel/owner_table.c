@@ -295,7 +295,7 @@ void dma_owner_insert(struct dma_owner_entry *e)
 	hlist_bl_add_head(&e->node, b);
 	dma_owner_unlock_bucket(b, flags);
 
-	this_cpu_inc(dma_owner_op_counters.maps);
+	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_MAP]);
 	live = atomic_long_inc_return(&dma_owner_stats.live);
 	peak = atomic_long_read(&dma_owner_stats.peak_live);
 	while (live > peak &&

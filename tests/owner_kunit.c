@@ -111,13 +111,13 @@ static noinline void unmap(struct kunit *test, u64 addr, size_t size,
 static noinline void for_cpu(struct kunit *test, u64 addr, size_t size,
 			     enum dma_data_direction dir)
 {
-	__dma_owner_sync(DEV(test), addr, size, dir, false, _RET_IP_);
+	__dma_owner_sync(DEV(test), addr, size, dir, DMA_OWNER_OP_SYNC_FOR_CPU, _RET_IP_);
 }
 
 static noinline void for_dev(struct kunit *test, u64 addr, size_t size,
 			     enum dma_data_direction dir)
 {
-	__dma_owner_sync(DEV(test), addr, size, dir, true, _RET_IP_);
+	__dma_owner_sync(DEV(test), addr, size, dir, DMA_OWNER_OP_SYNC_FOR_DEVICE, _RET_IP_);
 }
 
 /*
@@ -857,21 +857,21 @@ static void test_sg(struct kunit *test)
 	struct device *dev = DEV(test);
 
 	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_FROM_DEVICE, 0, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	/* a partial sync: the first two segments only */
-	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, false, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
 	/* segments 0 and 1 were the CPU's already: one report per call */
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
@@ -882,8 +882,8 @@ static void test_sg_merged(struct kunit *test)
 	struct device *dev = DEV(test);
 
 	__dma_owner_map_sg(dev, sgl, 4, 2, DMA_TO_DEVICE, 0, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	dma_owner_driver_unbound(dev);		/* nothing left behind */
@@ -903,8 +903,8 @@ static void test_sg_zero_length_segment(struct kunit *test)
 	sg_dma_len(&sgl[1]) = 0;
 	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live + 1);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
@@ -927,8 +927,8 @@ static void test_sg_identical_segments(struct kunit *test)
 		sg_dma_len(&sgl[i]) = 4096;
 	}
 	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, false, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_SILENT(test);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
@@ -942,10 +942,10 @@ static void test_sg_dir_and_range(struct kunit *test)
 	struct device *dev = DEV(test);
 
 	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, false, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
 	sg_dma_len(&sgl[1]) = 8192;	/* a driver that edited its list */
-	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, true, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_TO_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_OUT_OF_RANGE);
 	__dma_owner_unmap_sg(dev, sgl, 4, DMA_TO_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
@@ -1092,7 +1092,8 @@ static void test_ratelimit(struct kunit *test)
 	dma_owner_report_mode = DMA_OWNER_REPORT_RATELIMIT;
 	for (i = 0; i < 3; i++)
 		__dma_owner_sync(DEV(test), BASE + 0x1000000, 4, DMA_TO_DEVICE,
-				 true, (unsigned long)test_ratelimit);
+				 DMA_OWNER_OP_SYNC_FOR_DEVICE,
+				 (unsigned long)test_ratelimit);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
 	KUNIT_EXPECT_GE(test,
 			atomic_long_read(&dma_owner_stats.violation[DMA_OWNER_UNKNOWN_HANDLE]),
