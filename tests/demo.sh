@@ -10,8 +10,6 @@ serve_blob 2M
 
 cat >"$T/demo.sh" <<S
 . /usr/share/dma-owner/traffic.sh
-D=/sys/kernel/debug/dma-owner
-R=/sys/kernel/debug/test_dma_owner/run
 say() { printf '\n\033[1m== %s\033[0m\n' "\$*"; }
 say "kernel \$(uname -r); the tracker at boot:"
 dmesg | grep 'dma-owner' | sed 's/^\[[^]]*\] /  /'

@@ -91,9 +91,7 @@ fi
 # dma_owner=off: nothing is tracked until tracking is switched on.
 if only off; then
 	cat >"$T/off.sh" <<S
-D=/sys/kernel/debug/dma-owner
-R=/sys/kernel/debug/test_dma_owner/run
-stat() { sed -n "s/^\$1: //p" \$D/stats; }
+. /usr/share/dma-owner/lib.sh
 modprobe test_dma_owner || exit 13
 echo "off enabled \$(cat \$D/enabled) param \$(cat /sys/module/dma_owner/parameters/enabled)"
 echo missing_sync_single >\$R || exit 14

@@ -263,7 +263,6 @@ only toggle || exit 0
 cat >"$T/toggle.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 net_up || exit 10
-D=/sys/kernel/debug/dma-owner
 ( for i in \$(seq 40); do echo 0 >\$D/enabled; sleep 0.05
   echo 1 >\$D/enabled; sleep 0.05
   echo nvme >\$D/filter; sleep 0.05; echo >\$D/filter; sleep 0.05; done ) &

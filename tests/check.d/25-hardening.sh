@@ -23,9 +23,7 @@ correct="cycle_single cycle_page cycle_sg cycle_resource partial_sync copybreak 
 mkdir "$T/files"
 cat >"$T/files/common.sh" <<S
 . /usr/share/dma-owner/traffic.sh
-D=/sys/kernel/debug/dma-owner
 TR=/sys/kernel/tracing
-stat() { sed -n "s/^\$1: //p" \$D/stats; }
 # traffic TAG: NIC, disk and scenario loops until /tmp/stop exists.
 traffic() {
 	rm -f /tmp/stop
@@ -133,7 +131,7 @@ cat >"$T/faults.sh" <<S
 F=/sys/kernel/debug/failslab
 net_up || exit 10
 modprobe test_dma_owner || exit 11
-tdev=\$(basename \$(readlink /sys/bus/pci/drivers/test_dma_owner/0000:*))
+tdev=\$(test_device)
 nic=\$(basename \$(readlink -f /sys/class/net/eth0/device))
 echo Y >\$F/cache-filter; echo 0 >\$F/verbose; echo 1 >\$F/interval
 echo -1 >\$F/times; echo 20 >\$F/probability

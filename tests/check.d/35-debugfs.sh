@@ -10,10 +10,8 @@ serve_blob 1M
 
 cat >"$T/debugfs.sh" <<S
 . /usr/share/dma-owner/traffic.sh
-D=/sys/kernel/debug/dma-owner
-R=/sys/kernel/debug/test_dma_owner/run
 modprobe test_dma_owner || exit 10
-dev=\$(basename \$(readlink /sys/bus/pci/drivers/test_dma_owner/0000:*))
+dev=\$(test_device)
 echo "testdev \$dev"
 echo 1 >\$D/clear
 for s in cycle_single cycle_sg missing_sync_single redundant_sync_single; do echo \$s >\$R; done

@@ -10,10 +10,9 @@ serve_blob 512K
 
 cat >"$T/trace.sh" <<S
 . /usr/share/dma-owner/traffic.sh
-R=/sys/kernel/debug/test_dma_owner/run
 modprobe test_dma_owner || exit 10
 echo all >/sys/module/dma_owner/parameters/report
-dev=\$(basename \$(readlink /sys/bus/pci/drivers/test_dma_owner/0000:*))
+dev=\$(test_device)
 echo "testdev \$dev"
 cd /tmp
 trace-cmd record -q -e dma_owner -o life.dat sh -c "echo cycle_single >\$R; echo missing_sync_single >\$R" >/dev/null || exit 11

@@ -8,11 +8,10 @@
 . "$(dirname "$0")/../lib-test.sh"
 
 cat >"$T/dmaown.sh" <<'S'
-D=/sys/kernel/debug/dma-owner
-R=/sys/kernel/debug/test_dma_owner/run
+. /usr/share/dma-owner/lib.sh
 H=/sys/kernel/debug/test_dma_owner/hold
 modprobe test_dma_owner || exit 10
-dev=$(basename $(readlink /sys/bus/pci/drivers/test_dma_owner/0000:*))
+dev=$(test_device)
 echo "testdev $dev"
 # run NAME COMMAND...: its output (stdout and stderr) as section NAME.
 run() { n=$1; shift; echo "--- $n"; "$@" 2>&1; echo "rc=$?"; }

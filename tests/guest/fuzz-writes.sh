@@ -3,7 +3,7 @@
 # Write hundreds of malformed inputs to every writable dma-owner file; each
 # write must be refused and change nothing. Prints "refused N accepted M"
 # and, for each accepted or state-changing write, a line saying which.
-D=/sys/kernel/debug/dma-owner
+. /usr/share/dma-owner/lib.sh
 state() {
 	echo "$(cat $D/enabled)|$(cat $D/filter)|$(grep -v '^live\|^peak_live\|^maps\|^unmaps\|^syncs' $D/stats | tr '\n' ' ')|$(wc -c <$D/violations)"
 }

@@ -9,12 +9,11 @@
 # (handles in decimal, so that every channel's spelling compares;
 # dmadebug_maperr counts CONFIG_DMA_API_DEBUG's unchecked map error reports,
 # which must go on beside the tracker's)
-D=/sys/kernel/debug/dma-owner
+. /usr/share/dma-owner/lib.sh
 T=/sys/kernel/debug/test_dma_owner
 modprobe test_dma_owner || { echo "cannot load test_dma_owner"; exit 1; }
 echo all >/sys/module/dma_owner/parameters/report
 echo 1 >/sys/module/dma_owner/parameters/check_contents
-stat() { sed -n "s/^$1: //p" $D/stats; }
 dec() { [ -n "$1" ] && echo $(($1)) || echo -; }
 TR=/sys/kernel/tracing
 echo 1 >$TR/events/dma_owner/dma_owner_violation/enable

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Real-driver traffic helpers for guest scripts: source, then call.
+. /usr/share/dma-owner/lib.sh
 
 # The Nth NIC (from 0) has MAC 52:54:00:12:34:5N and slirp network
 # 10.0.(2+N).0/24 (run-vm.sh): nic_index IFACE prints N.
