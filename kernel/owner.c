@@ -501,7 +501,7 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 
 	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
-		dma_owner_count_untracked(dev, addr, size, WHY_UNTRACKED);
+		dma_owner_count_untracked(dev, addr, size, DMA_OWNER_WHY_UNTRACKED);
 		return;
 	}
 	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
@@ -596,7 +596,7 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		 * as sg_call() walks them: the rest go untracked.
 		 */
 		if (!sg_dma_len(s)) {
-			dma_owner_count_untracked(dev, 0, 0, WHY_ZERO_LENGTH_SEGMENT);
+			dma_owner_count_untracked(dev, 0, 0, DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT);
 			break;
 		}
 		/* Segment i is sg entry i only when nothing was merged. */
@@ -654,6 +654,12 @@ void __dma_owner_unmap_sg(struct device *dev, struct scatterlist *sg,
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap_sg);
 
+/* The sync hooks' @op: anything else would be judged as a map or an unmap. */
+static bool is_sync(enum dma_owner_op op)
+{
+	return op == DMA_OWNER_OP_SYNC_FOR_CPU || op == DMA_OWNER_OP_SYNC_FOR_DEVICE;
+}
+
 /**
  * __dma_owner_sync() - ownership moves to the CPU or back to the device
  * @dev: the device
@@ -672,6 +678,8 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 			  .caller = caller };
 	struct verdict v = {};
 
+	if (WARN_ON_ONCE(!is_sync(op)))
+		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
@@ -696,6 +704,8 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			  .op = op,
 			  .caller = caller };
 
+	if (WARN_ON_ONCE(!is_sync(op)))
+		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;

@@ -125,7 +125,7 @@ struct dma_owner_entry {
  */
 #define DMA_OWNER_HIST_OP_BITS	2
 #define DMA_OWNER_HIST_OP_MASK	((1U << DMA_OWNER_HIST_OP_BITS) - 1)
-static_assert(DMA_OWNER_OP_SYNC_FOR_DEVICE <= DMA_OWNER_HIST_OP_MASK);
+static_assert(BIT(DMA_OWNER_HIST_OP_BITS) >= DMA_OWNER_NR_OPS);
 static_assert(DMA_OWNER_HISTORY * DMA_OWNER_HIST_OP_BITS <=
 	      sizeof_field(struct dma_owner_entry, hist_ops) * BITS_PER_BYTE);
 
@@ -235,12 +235,12 @@ static inline bool dma_owner_filtered_out(struct device *dev)
 }
 
 /* owner_device.c: what the tracker knows of each device */
-enum incomplete_why {
-	WHY_COMPLETE,
-	WHY_TRACKING_STARTED,	/* tracking or the filter changed */
-	WHY_UNTRACKED,		/* more untracked mappings than remembered */
-	WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
-	WHY_DELETED,		/* device_del() was called: nothing is tracked */
+enum dma_owner_why {
+	DMA_OWNER_WHY_COMPLETE,
+	DMA_OWNER_WHY_TRACKING_STARTED,	/* tracking or the filter changed */
+	DMA_OWNER_WHY_UNTRACKED,		/* more untracked mappings than remembered */
+	DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
+	DMA_OWNER_WHY_DELETED,		/* device_del() was called: nothing is tracked */
 };
 
 void dma_owner_device_reset(struct device *dev);
@@ -250,7 +250,7 @@ bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap);
 bool dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr);
 void dma_owner_lose_all_completeness(void);
 void dma_owner_count_untracked(struct device *dev, dma_addr_t addr,
-			       size_t size, enum incomplete_why why);
+			       size_t size, enum dma_owner_why why);
 bool dma_owner_count_live(struct device *dev, int delta);
 bool dma_owner_has_entries(struct device *dev);
 void dma_owner_devices_complete(void);
@@ -314,10 +314,20 @@ static inline void dma_owner_unlock_bucket(struct hlist_bl_head *b,
 	local_irq_restore(flags);
 }
 
+extern struct hlist_bl_head *dma_owner_table;
+extern unsigned int dma_owner_table_shift;
+
+/* The bucket a mapping of @dev at @level starting in @chunk is hashed to. */
+static inline struct hlist_bl_head *dma_owner_bucket(struct device *dev,
+						     unsigned int level,
+						     u64 chunk)
+{
+	return &dma_owner_table[hash_64(dma_owner_place_key(dev, level, chunk),
+					dma_owner_table_shift)];
+}
+
 bool dma_owner_table_ready(void);
 int dma_owner_table_init(void);
-struct hlist_bl_head *dma_owner_bucket(struct device *dev, unsigned int level,
-				       u64 chunk);
 unsigned int dma_owner_places_of(dma_addr_t addr, bool starts,
 				 struct dma_owner_place *p);
 struct dma_owner_entry *dma_owner_new_entry(struct device *dev,

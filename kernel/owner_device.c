@@ -6,8 +6,6 @@
  * and driver events (bind, unbind, deletion, release) that end mappings.
  */
 
-#define pr_fmt(fmt) "dma-owner: " fmt
-
 #include <linux/device.h>
 #include <linux/hashtable.h>
 #include <linux/seq_file.h>
@@ -44,11 +42,11 @@
 #define UNTRACKED_HANDLES	8
 
 static const char *const why_names[] = {
-	[WHY_COMPLETE]		  = "complete",
-	[WHY_TRACKING_STARTED]	  = "tracking-started",
-	[WHY_UNTRACKED]		  = "untracked-mappings",
-	[WHY_ZERO_LENGTH_SEGMENT] = "zero-length-segment",
-	[WHY_DELETED]		  = "deleted",
+	[DMA_OWNER_WHY_COMPLETE]		  = "complete",
+	[DMA_OWNER_WHY_TRACKING_STARTED]	  = "tracking-started",
+	[DMA_OWNER_WHY_UNTRACKED]		  = "untracked-mappings",
+	[DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT] = "zero-length-segment",
+	[DMA_OWNER_WHY_DELETED]		  = "deleted",
 };
 
 struct dev_state {
@@ -57,7 +55,7 @@ struct dev_state {
 	struct device *dev;
 	atomic_long_t live;		/* its entries, in the table or about to be */
 	u32 epoch;
-	u8 why;				/* enum incomplete_why */
+	u8 why;				/* enum dma_owner_why */
 	u8 nr_untracked;
 	bool mapped;			/* ever had an entry: may have records */
 	struct {
@@ -69,7 +67,7 @@ struct dev_state {
 static DEFINE_HASHTABLE(dev_states, 10);
 static DEFINE_RAW_SPINLOCK(dev_states_lock);
 static u32 epoch;
-static u8 default_why = WHY_TRACKING_STARTED;	/* devices without a state */
+static u8 default_why = DMA_OWNER_WHY_TRACKING_STARTED;	/* devices without a state */
 static atomic_t nr_untracked_handles;		/* over all devices */
 
 static struct dev_state *find_state(struct device *dev)
@@ -112,9 +110,9 @@ static struct dev_state *get_state(struct device *dev, gfp_t gfp)
 	return st;
 }
 
-static enum incomplete_why state_why(const struct dev_state *st)
+static enum dma_owner_why state_why(const struct dev_state *st)
 {
-	return st->epoch == epoch ? st->why : WHY_TRACKING_STARTED;
+	return st->epoch == epoch ? st->why : DMA_OWNER_WHY_TRACKING_STARTED;
 }
 
 /*
@@ -157,9 +155,9 @@ bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap)
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
 	if (!st)
-		ok = default_why == WHY_COMPLETE;
+		ok = default_why == DMA_OWNER_WHY_COMPLETE;
 	else
-		ok = state_why(st) == WHY_COMPLETE &&
+		ok = state_why(st) == DMA_OWNER_WHY_COMPLETE &&
 		     !untracked_handle(st, addr, unmap);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	return ok;
@@ -203,12 +201,12 @@ void dma_owner_lose_all_completeness(void)
 
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	epoch++;
-	default_why = WHY_TRACKING_STARTED;
+	default_why = DMA_OWNER_WHY_TRACKING_STARTED;
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 }
 
 /* Start @st afresh in this epoch: no untracked handles, @why as given. */
-static void restart_state_locked(struct dev_state *st, enum incomplete_why why)
+static void restart_state_locked(struct dev_state *st, enum dma_owner_why why)
 {
 	lockdep_assert_held(&dev_states_lock);
 	st->epoch = epoch;
@@ -241,7 +239,7 @@ void dma_owner_device_reset(struct device *dev)
 		hash_add_rcu(dev_states, &st->node, (unsigned long)dev);
 	}
 	if (st)
-		restart_state_locked(st, WHY_COMPLETE);
+		restart_state_locked(st, DMA_OWNER_WHY_COMPLETE);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	kfree(spare);
 }
@@ -252,13 +250,13 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_reset);
  * @dev: the device
  * @addr: its handle
  * @size: its size
- * @why: WHY_UNTRACKED to remember the handle, if room is left; else why
+ * @why: DMA_OWNER_WHY_UNTRACKED to remember the handle, if room is left; else why
  *	 @dev becomes incomplete
  *
  * Context: under rcu_read_lock(); any context.
  */
 void dma_owner_count_untracked(struct device *dev, dma_addr_t addr, size_t size,
-			       enum incomplete_why why)
+			       enum dma_owner_why why)
 {
 	struct dev_state *st;
 	unsigned long flags;
@@ -269,14 +267,14 @@ void dma_owner_count_untracked(struct device *dev, dma_addr_t addr, size_t size,
 	if (!st) {
 		/* Known of nothing: the same for all devices without a state. */
 		default_why = why;
-	} else if (st->why == WHY_DELETED) {
+	} else if (st->why == DMA_OWNER_WHY_DELETED) {
 		/* Untracked and unjudged, as everything after device_del(). */
-	} else if (why == WHY_UNTRACKED && st->nr_untracked < UNTRACKED_HANDLES) {
+	} else if (why == DMA_OWNER_WHY_UNTRACKED && st->nr_untracked < UNTRACKED_HANDLES) {
 		st->untracked[st->nr_untracked].handle = addr;
 		st->untracked[st->nr_untracked].size = size;
 		st->nr_untracked++;
 		atomic_inc(&nr_untracked_handles);
-	} else if (state_why(st) == WHY_COMPLETE) {
+	} else if (state_why(st) == DMA_OWNER_WHY_COMPLETE) {
 		st->epoch = epoch;
 		st->why = why;
 	}
@@ -297,7 +295,7 @@ bool dma_owner_count_live(struct device *dev, int delta)
 	struct dev_state *st = delta > 0 ? get_state(dev, GFP_NOWAIT) :
 					   find_state(dev);
 
-	if (!st || (delta > 0 && st->why == WHY_DELETED))
+	if (!st || (delta > 0 && st->why == DMA_OWNER_WHY_DELETED))
 		return false;
 	/* A state made after the entry never counted it. */
 	if (delta > 0) {
@@ -366,7 +364,7 @@ static void free_state(struct device *dev)
  */
 void __init dma_owner_devices_complete(void)
 {
-	default_why = WHY_COMPLETE;
+	default_why = DMA_OWNER_WHY_COMPLETE;
 }
 
 /**
@@ -384,14 +382,14 @@ unsigned int dma_owner_show_incomplete(struct seq_file *m)
 {
 	struct dev_state *st;
 	unsigned int bkt, n = 0;
-	enum incomplete_why why;
+	enum dma_owner_why why;
 	unsigned long flags;
 
 	/* Under the lock that free_state() takes before its device is freed. */
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	hash_for_each(dev_states, bkt, st, node) {
 		why = state_why(st);
-		if (why != WHY_COMPLETE)
+		if (why != DMA_OWNER_WHY_COMPLETE)
 			seq_printf(m, "incomplete: %s %s\n", dev_name(st->dev),
 				   why_names[why]);
 		else if (st->nr_untracked)
@@ -401,7 +399,7 @@ unsigned int dma_owner_show_incomplete(struct seq_file *m)
 			continue;
 		n++;
 	}
-	if (dma_owner_is_enabled() && default_why != WHY_COMPLETE) {
+	if (dma_owner_is_enabled() && default_why != DMA_OWNER_WHY_COMPLETE) {
 		seq_printf(m, "incomplete: (others) %s\n", why_names[default_why]);
 		n++;
 	}
@@ -470,7 +468,7 @@ void dma_owner_device_gone(struct device *dev)
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
 	if (st)
-		restart_state_locked(st, WHY_DELETED);
+		restart_state_locked(st, DMA_OWNER_WHY_DELETED);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	dma_owner_drop_entries(dev, dma_owner_tracking(), true);
 	if (ever_mapped(dev))
@@ -499,7 +497,7 @@ void dma_owner_device_release(struct device *dev)
 	st = find_state(dev);
 	any = st;
 	/* device_del() already dropped and forgot what a deleted one had. */
-	left = st && READ_ONCE(st->why) != WHY_DELETED && READ_ONCE(st->mapped);
+	left = st && READ_ONCE(st->why) != DMA_OWNER_WHY_DELETED && READ_ONCE(st->mapped);
 	rcu_read_unlock();
 	if (!any)
 		return;

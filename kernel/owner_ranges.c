@@ -4,7 +4,6 @@
  */
 
 #include <linux/minmax.h>
-#include <linux/slab.h>
 
 #include "owner.h"
 

@@ -474,14 +474,19 @@ int dma_owner_log_clear(void)
 	return 0;
 }
 
-/* One value of a record line: a code address as %pS prints it, or "-". */
-static void print_record_sym(struct seq_file *seq, const char *key,
-			     unsigned long ip)
+/*
+ * One value of a record line: a code address as %pS prints it (as the
+ * prose does: 0x0 if unknown), or "-" with @none. Its own frame: the
+ * symbol buffer is large.
+ */
+static noinline_for_stack void print_record_sym(struct seq_file *seq,
+						const char *key,
+						unsigned long ip, bool none)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
 	seq_printf(seq, " %s=", key);
-	if (!ip) {
+	if (none) {
 		seq_putc(seq, '-');
 		return;
 	}
@@ -492,8 +497,8 @@ static void print_record_sym(struct seq_file *seq, const char *key,
 /*
  * A record's first line, for tools: key=value pairs, in this order, each
  * value free of blanks (escaped in octal) and "-" when unknown. This line,
- * not the prose below it, is the ABI (Documentation/dev-tools/dma-owner.rst,
- * "The violations file"); keys are only ever added.
+ * not the prose below it, is what tools read (the violations file in
+ * Documentation/dev-tools/dma-owner.rst); keys are only ever added.
  */
 static void print_record_line(struct seq_file *seq,
 			      const struct log_record *rec)
@@ -515,8 +520,9 @@ static void print_record_line(struct seq_file *seq,
 		   &r->addr, r->size, dma_owner_dir_name(r->dir),
 		   e ? api_names[e->api] : "-",
 		   e ? dma_owner_owner_string(e, owner, sizeof(owner)) : "-");
-	print_record_sym(seq, "caller", r->caller);
-	print_record_sym(seq, "map_site", e ? dma_owner_map_caller(e) : 0);
+	print_record_sym(seq, "caller", r->caller, false);
+	print_record_sym(seq, "map_site", e ? dma_owner_map_caller(e) : 0,
+			 !e || !dma_owner_map_caller(e));
 	seq_putc(seq, '\n');
 }
 

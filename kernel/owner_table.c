@@ -19,12 +19,14 @@
 
 #define pr_fmt(fmt) "dma-owner: " fmt
 
+#include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/memblock.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -42,8 +44,8 @@
 
 static struct kmem_cache *entry_cache;
 static struct kmem_cache *csum_entry_cache;
-static struct hlist_bl_head *table;
-static unsigned int table_shift;
+struct hlist_bl_head *dma_owner_table __ro_after_init;
+unsigned int dma_owner_table_shift __ro_after_init;
 unsigned long dma_owner_levels_used;	/* bit L: level L has had entries */
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
@@ -60,24 +62,15 @@ static unsigned int size_level(size_t size)
 }
 
 /**
- * dma_owner_bucket() - where a mapping is hashed
- * @dev: its device
- * @level: its level
- * @chunk: the chunk it starts in, at that level
+ * dma_owner_places_of() - where the mappings that may hold @addr are hashed
+ * @addr: the address
+ * @starts: only those that start at @addr
+ * @p: the places, at most DMA_OWNER_MAX_PLACES
  *
- * Return: the bucket.
- */
-struct hlist_bl_head *dma_owner_bucket(struct device *dev, unsigned int level,
-				       u64 chunk)
-{
-	return &table[hash_64(dma_owner_place_key(dev, level, chunk), table_shift)];
-}
-
-/*
- * The places of the mappings that may hold @addr, or with @starts only
- * those that start at it: a mapping starts in the chunk of an address it
- * holds or in the chunk before, at its own level. Levels never used are
- * skipped.
+ * A mapping starts in the chunk of an address it holds or in the chunk
+ * before, at its own level. Levels never used are skipped.
+ *
+ * Return: how many places.
  */
 unsigned int dma_owner_places_of(dma_addr_t addr, bool starts, struct dma_owner_place *p)
 {
@@ -154,9 +147,15 @@ void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
 	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
 }
 
-/*
- * The map site, without the tracker's and the DMA API's own frames: the
- * trace starts at @caller, the driver code that called dma_map_*().
+/**
+ * dma_owner_save_map_stack() - the stack of a map call, in the stack depot
+ * @caller: the driver code that called dma_map_*()
+ *
+ * Without the tracker's and the DMA API's own frames: the trace starts at
+ * @caller.
+ *
+ * Return: the depot handle, 0 if none (dma_owner.map_stacks=0, or no
+ * memory).
  */
 depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller)
 {
@@ -371,8 +370,8 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 	rcu_read_unlock();
 	if (!any)
 		return;
-	for (i = 0; i < (1UL << table_shift); i++) {
-		b = &table[i];
+	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
+		b = &dma_owner_table[i];
 		do {
 			if (hlist_bl_empty(b))
 				break;
@@ -415,8 +414,8 @@ void dma_owner_flush_table(void)
 	struct hlist_bl_head *b;
 	unsigned long flags, i;
 
-	for (i = 0; i < (1UL << table_shift); i++) {
-		b = &table[i];
+	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
+		b = &dma_owner_table[i];
 		/* One at a time: nothing is freed under a bucket lock. */
 		while (!hlist_bl_empty(b)) {
 			dma_owner_lock_bucket(b, &flags);
@@ -443,7 +442,7 @@ void dma_owner_flush_table(void)
  */
 unsigned long dma_owner_nr_buckets(void)
 {
-	return table ? 1UL << table_shift : 0;
+	return dma_owner_table ? 1UL << dma_owner_table_shift : 0;
 }
 
 /**
@@ -457,7 +456,7 @@ unsigned long dma_owner_next_bucket(unsigned long i)
 	unsigned long n = dma_owner_nr_buckets();
 
 	for (; i < n; i++)
-		if (!hlist_bl_empty(&table[i]))
+		if (!hlist_bl_empty(&dma_owner_table[i]))
 			break;
 	return i;
 }
@@ -479,7 +478,7 @@ unsigned long dma_owner_next_bucket(unsigned long i)
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 				   struct dma_owner_mapping *buf, unsigned int max)
 {
-	struct hlist_bl_head *b = &table[i];
+	struct hlist_bl_head *b = &dma_owner_table[i];
 	const struct device_driver *drv;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
@@ -520,7 +519,7 @@ MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)")
  */
 bool dma_owner_table_ready(void)
 {
-	return table;
+	return dma_owner_table;
 }
 
 /**
@@ -538,11 +537,16 @@ int __init dma_owner_table_init(void)
 	if (!entry_cache || !csum_entry_cache) {
 		kmem_cache_destroy(entry_cache);
 		kmem_cache_destroy(csum_entry_cache);
+		entry_cache = NULL;
+		csum_entry_cache = NULL;
 		return -ENOMEM;
 	}
 	/* At least 256 buckets: hash_64() needs a shift above 0. */
-	table = alloc_large_system_hash("dma-owner", sizeof(*table),
-					hash_entries, PAGE_SHIFT, HASH_ZERO,
-					&table_shift, NULL, 256, 0);
+	dma_owner_table = alloc_large_system_hash("dma-owner",
+						  sizeof(*dma_owner_table),
+						  hash_entries, PAGE_SHIFT,
+						  HASH_ZERO,
+						  &dma_owner_table_shift,
+						  NULL, 256, 0);
 	return 0;
 }

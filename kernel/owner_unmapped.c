@@ -6,13 +6,16 @@
 
 #define pr_fmt(fmt) "dma-owner: " fmt
 
+#include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "owner.h"
 

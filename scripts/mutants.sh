@@ -66,7 +66,7 @@ for n in "${names[@]}"; do
 	log=$OUT/$n.log
 	breaks=$(sed -n 's/^Breaks: //p' "$LIST/$n.patch")
 	copy_repo
-	if ! patch -d "$COPY" -p1 -s -f --no-backup-if-mismatch <"$LIST/$n.patch" >"$log" 2>&1; then
+	if ! patch -d "$COPY" -p1 -F0 -s -f --no-backup-if-mismatch <"$LIST/$n.patch" >"$log" 2>&1; then
 		echo "error $n: does not apply (see ${log#$REPO/})"
 		errors=$((errors + 1))
 		continue

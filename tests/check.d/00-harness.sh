@@ -74,9 +74,10 @@ for line in 'BUG: sleeping function called from invalid context at kernel/dma/ow
 done
 
 # make mutants breaks the tracker one patch at a time (tests/mutants/): each
-# must still apply to the tree as it is, or a refactor silently disarms it.
+# must still apply to the tree as it is, exactly (no fuzz), or a refactor
+# silently disarms it.
 for p in "$REPO"/tests/mutants/*.patch; do
 	check "mutant $(basename "$p" .patch) applies to the tree" \
-		"$(patch --dry-run -p1 -f -d "$REPO" <"$p" 2>&1 | tail -2)" \
-		patch --dry-run -p1 -s -f -d "$REPO" -i "$p"
+		"$(patch --dry-run -p1 -F0 -f -d "$REPO" <"$p" 2>&1 | tail -2)" \
+		patch --dry-run -p1 -F0 -s -f -d "$REPO" -i "$p"
 done

@@ -10,6 +10,7 @@ function val(k,    i, n, a, s) {
 			s = substr(a[i], length(k) + 2)
 			gsub(/\\040/, " ", s)
 			gsub(/\\011/, "\t", s)
+			gsub(/\\012/, "\n", s)
 			gsub(/\\134/, "\\", s)
 			return s
 		}
@@ -30,10 +31,11 @@ function check(    want, i, devok, stack) {
 	if (L[3] != want)
 		fail("call")
 	devok = 0
+	stack = ""
 	for (i = 1; i <= n; i++) {
 		if (L[i] == "device " val("device") " driver " val("driver"))
 			devok = 1
-		if (L[i] ~ /^(mapped|allocated) at:$/)
+		if (i < n && L[i] ~ /^(mapped|allocated) at:$/)
 			stack = L[i + 1]
 	}
 	if (!devok)
