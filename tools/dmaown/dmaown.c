@@ -17,7 +17,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +32,7 @@
 #include <trace-cmd.h>
 #include <tracefs.h>
 
-#define EXIT_VIOLATIONS	1
-#define EXIT_USAGE	2
+#include "dmaown.h"
 
 #define DEBUGFS_MAGIC	0x64626720
 
@@ -48,44 +46,6 @@ static const char *const kinds[] = {
 static const char *debugfs = "/sys/kernel/debug";
 static char dir[PATH_MAX];	/* debugfs/dma-owner */
 static bool json;
-
-static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("dmaown: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p)
-		fail("out of memory");
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		fail("out of memory");
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		fail("out of memory");
-	return d;
-}
 
 /* ---------------------------------------------------------------------- */
 /* JSON output                                                            */
@@ -137,46 +97,13 @@ static void need_tracker(void)
 		fail("%s does not exist: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)", dir);
 }
 
-/* The whole of a debugfs file, NUL-terminated. */
-static char *slurp(const char *name)
+/* The whole of one of the tracker's debugfs files, NUL-terminated. */
+static char *slurp_tracker(const char *name)
 {
 	char path[PATH_MAX + 64];
-	size_t len = 0, cap = 65536;
-	char *buf = xmalloc(cap);
-	FILE *f;
-	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		fail("cannot read %s: %s", path, strerror(errno));
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 4096)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f))
-		fail("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	buf[len] = 0;
-	return buf;
-}
-
-/* Next line of *@p (modified in place), or NULL at the end. */
-static char *next_line(char **p)
-{
-	char *s = *p, *nl;
-
-	if (!s || !*s)
-		return NULL;
-	nl = strchr(s, '\n');
-	if (nl) {
-		*nl = 0;
-		*p = nl + 1;
-	} else {
-		*p = s + strlen(s);
-	}
-	return s;
+	return slurp(path);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -189,7 +116,7 @@ struct stat_kv {
 
 static int read_stats(struct stat_kv *kv, int max)
 {
-	char *buf = slurp("stats"), *p = buf, *line;
+	char *buf = slurp_tracker("stats"), *p = buf, *line;
 	int n = 0;
 
 	while ((line = next_line(&p)) && n < max) {
@@ -216,7 +143,7 @@ struct incomplete {
 
 static int read_incomplete(struct incomplete *inc, int max)
 {
-	char *buf = slurp("stats"), *p = buf, *line;
+	char *buf = slurp_tracker("stats"), *p = buf, *line;
 	int n = 0;
 
 	while ((line = next_line(&p)) && n < max)
@@ -264,7 +191,7 @@ static void free_report(struct report *r)
  */
 static int read_reports(struct report **out)
 {
-	char *buf = slurp("violations"), *p = buf, *line;
+	char *buf = slurp_tracker("violations"), *p = buf, *line;
 	struct report *rs = NULL, *r = NULL;
 	size_t textlen = 0;
 	int n = 0;
@@ -294,7 +221,7 @@ static int read_reports(struct report **out)
 			char *in = strstr(line, " in ");
 
 			if (in) {
-				r->kind = strndup(line, in - line);
+				r->kind = xstrndup(line, in - line);
 				r->caller = xstrdup(in + 4);
 			}
 		} else if (sscanf(line, "device %511s driver %511s", a, b) == 2 && !r->device) {
@@ -303,7 +230,7 @@ static int read_reports(struct report **out)
 		} else if (!r->handle && strstr(line, " of 0x") && strstr(line, " size ")) {
 			char *h = strstr(line, " of 0x") + 4;
 
-			r->handle = strndup(h, strcspn(h, " "));
+			r->handle = xstrndup(h, strcspn(h, " "));
 		} else if (!strcmp(line, "mapped at:") ||
 			   !strcmp(line, "allocated at:")) {
 			in_stack = true;
@@ -358,7 +285,7 @@ static int cmd_status(void)
 
 	n = read_stats(kv, 64);
 	ninc = read_incomplete(inc, 64);
-	filter = slurp("filter");
+	filter = slurp_tracker("filter");
 	nl = strchr(filter, '\n');
 	if (nl)
 		*nl = 0;
@@ -476,7 +403,7 @@ static long long parse_duration_ms(const char *s)
 static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 			long long older_ms)
 {
-	char *buf = slurp("mappings"), *p = buf, *line;
+	char *buf = slurp_tracker("mappings"), *p = buf, *line;
 	int shown = 0;
 	bool header = true;
 
@@ -865,17 +792,10 @@ struct timeline {
 static char *caller_name(struct tep_handle *tep, unsigned long long addr)
 {
 	const char *fn = tep_find_function(tep, addr);
-	char *s;
 
-	if (fn) {
-		unsigned long long start = tep_find_function_address(tep, addr);
-
-		if (asprintf(&s, "%s+0x%llx", fn, addr - start) < 0)
-			fail("out of memory");
-	} else if (asprintf(&s, "0x%llx", addr) < 0) {
-		fail("out of memory");
-	}
-	return s;
+	if (!fn)
+		return xasprintf("0x%llx", addr);
+	return xasprintf("%s+0x%llx", fn, addr - tep_find_function_address(tep, addr));
 }
 
 static char *field_str(struct tep_event *ev, struct tep_record *rec, const char *name)
@@ -883,7 +803,7 @@ static char *field_str(struct tep_event *ev, struct tep_record *rec, const char 
 	int len = 0;
 	char *raw = tep_get_field_raw(NULL, ev, name, rec, &len, 0);
 
-	return raw ? strndup(raw, len) : xstrdup("");
+	return raw ? xstrndup(raw, len) : xstrdup("");
 }
 
 static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
@@ -1358,18 +1278,6 @@ static const char usage[] =
 "exit status: 0 nothing wrong, 1 violations found (status, violations,\n"
 "record, timeline), 2 usage or environment error: not root, debugfs or\n"
 "tracefs not mounted, a kernel without the tracker, a bad argument.\n";
-
-static void __attribute__((noreturn)) bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("dmaown: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nrun 'dmaown --help' for the commands and their options\n", stderr);
-	exit(EXIT_USAGE);
-}
 
 enum { OPT_JSON = 256, OPT_DEBUGFS, OPT_DEV, OPT_DRIVER, OPT_OWNER,
        OPT_OLDER, OPT_KIND, OPT_FOLLOW, OPT_HANDLE, OPT_SVG, OPT_HTML };
