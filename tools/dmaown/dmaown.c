@@ -45,40 +45,7 @@ static const char *const kinds[] = {
 
 static const char *debugfs = "/sys/kernel/debug";
 static char dir[PATH_MAX];	/* debugfs/dma-owner */
-static bool json;
-
-/* ---------------------------------------------------------------------- */
-/* JSON output                                                            */
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", stdout);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-/* "key": "value" with a leading comma unless @first. */
-static void json_kv_str(bool first, const char *k, const char *v)
-{
-	printf("%s\"%s\": ", first ? "" : ", ", k);
-	json_str(v);
-}
-
-static void json_kv_num(bool first, const char *k, long long v)
-{
-	printf("%s\"%s\": %lld", first ? "" : ", ", k, v);
-}
+static bool use_json;
 
 /* ---------------------------------------------------------------------- */
 /* The environment: root, debugfs, the tracker                            */
@@ -306,35 +273,40 @@ static int cmd_status(void)
 	}
 	violations = stat_get(kv, n, "violations");
 
-	if (json) {
-		printf("{");
-		json_kv_num(true, "enabled", stat_get(kv, n, "enabled"));
-		json_kv_str(false, "filter", filter);
-		printf(", \"counters\": {");
-		for (int i = 0, first = 1; i < n; i++) {
-			if (!strcmp(kv[i].key, "enabled") || !strncmp(kv[i].key, "violation.", 10))
-				continue;
-			json_kv_num(first, kv[i].key, kv[i].val);
-			first = 0;
-		}
-		printf("}, \"violations_by_kind\": {");
+	if (use_json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_object(&j, NULL);
+		json_int(&j, "enabled", stat_get(kv, n, "enabled"));
+		json_string(&j, "filter", filter);
+		json_object(&j, "counters");
+		for (int i = 0; i < n; i++)
+			if (strcmp(kv[i].key, "enabled") && strncmp(kv[i].key, "violation.", 10))
+				json_int(&j, kv[i].key, kv[i].val);
+		json_end(&j);
+		json_object(&j, "violations_by_kind");
 		for (size_t k = 0; k < NR_KINDS; k++) {
 			char key[80];
 
 			snprintf(key, sizeof(key), "violation.%s", kinds[k]);
-			json_kv_num(k == 0, kinds[k], stat_get(kv, n, key));
+			json_int(&j, kinds[k], stat_get(kv, n, key));
 		}
-		printf("}, \"violations_by_driver\": {");
-		for (int j = 0; j < ndrv; j++)
-			json_kv_num(j == 0, drv[j].name, drv[j].count);
-		printf("}, \"incomplete\": [");
-		for (int j = 0; j < ninc; j++) {
-			printf("%s{", j ? ", " : "");
-			json_kv_str(true, "device", inc[j].device);
-			json_kv_str(false, "why", inc[j].why);
-			printf("}");
+		json_end(&j);
+		json_object(&j, "violations_by_driver");
+		for (int i = 0; i < ndrv; i++)
+			json_int(&j, drv[i].name, drv[i].count);
+		json_end(&j);
+		json_array(&j, "incomplete", false);
+		for (int i = 0; i < ninc; i++) {
+			json_object(&j, NULL);
+			json_string(&j, "device", inc[i].device);
+			json_string(&j, "why", inc[i].why);
+			json_end(&j);
 		}
-		printf("], \"log_records\": %d}\n", nr);
+		json_end(&j);
+		json_int(&j, "log_records", nr);
+		json_end(&j);
 	} else {
 		printf("tracker:    %s\n", stat_get(kv, n, "enabled") ? "on" : "off");
 		printf("filter:     %s\n", *filter ? filter : "(everything)");
@@ -406,9 +378,11 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 	char *buf = slurp_tracker("mappings"), *p = buf, *line;
 	int shown = 0;
 	bool header = true;
+	struct json j;
 
-	if (json)
-		printf("[");
+	json_init(&j, stdout);
+	if (use_json)
+		json_array(&j, NULL, true);
 	while ((line = next_line(&p))) {
 		char d[256], dr[256], h[64], dir_s[32], own[64];
 		unsigned long long size, age, scpu, sdev;
@@ -429,19 +403,19 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 		    (owner && (!strcmp(owner, "cpu") != cpu_owned)) ||
 		    (older_ms >= 0 && (long long)age <= older_ms))
 			continue;
-		if (json) {
-			printf("%s\n {", shown ? "," : "");
-			json_kv_str(true, "device", d);
-			json_kv_str(false, "driver", dr);
-			json_kv_str(false, "handle", h);
-			json_kv_num(false, "size", size);
-			json_kv_str(false, "dir", dir_s);
-			json_kv_str(false, "owner", own);
-			json_kv_num(false, "age_ms", age);
-			json_kv_num(false, "syncs_for_cpu", scpu);
-			json_kv_num(false, "syncs_for_device", sdev);
-			json_kv_str(false, "map_site", site);
-			printf("}");
+		if (use_json) {
+			json_object(&j, NULL);
+			json_string(&j, "device", d);
+			json_string(&j, "driver", dr);
+			json_string(&j, "handle", h);
+			json_uint(&j, "size", size);
+			json_string(&j, "dir", dir_s);
+			json_string(&j, "owner", own);
+			json_uint(&j, "age_ms", age);
+			json_uint(&j, "syncs_for_cpu", scpu);
+			json_uint(&j, "syncs_for_device", sdev);
+			json_string(&j, "map_site", site);
+			json_end(&j);
 		} else {
 			if (!shown)
 				printf("%-14s %-16s %-18s %8s %-17s %-22s %9s %6s %6s  %s\n",
@@ -452,8 +426,8 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 		}
 		shown++;
 	}
-	if (json)
-		printf("%s]\n", shown ? "\n" : "");
+	if (use_json)
+		json_end(&j);
 	else if (!shown)
 		printf("no live mappings match\n");
 	free(buf);
@@ -465,18 +439,21 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 
 static void print_report_line(const struct report *r)
 {
-	if (json) {
-		printf("{");
-		json_kv_num(true, "seq", r->seq);
-		printf(", \"time\": %.6f", r->time);
-		json_kv_str(false, "kind", r->kind);
-		json_kv_str(false, "caller", r->caller);
-		json_kv_str(false, "device", r->device);
-		json_kv_str(false, "driver", r->driver);
-		json_kv_str(false, "handle", r->handle);
-		json_kv_str(false, "map_site", r->map_site);
-		json_kv_str(false, "report", r->text);
-		printf("}\n");
+	if (use_json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_object(&j, NULL);
+		json_uint(&j, "seq", r->seq);
+		json_fixed(&j, "time", r->time, 6);
+		json_string(&j, "kind", r->kind);
+		json_string(&j, "caller", r->caller);
+		json_string(&j, "device", r->device);
+		json_string(&j, "driver", r->driver);
+		json_string(&j, "handle", r->handle);
+		json_string(&j, "map_site", r->map_site);
+		json_string(&j, "report", r->text);
+		json_end(&j);
 	} else {
 		printf("[%llu] %.6f %s in %s, device %s driver %s%s%s\n",
 		       r->seq, r->time, r->kind, r->caller, r->device, r->driver,
@@ -572,27 +549,31 @@ static int cmd_violations(const char *kind, bool follow_mode)
 			sprintf(g[j].devices + strlen(g[j].devices), "%s%s",
 				*g[j].devices ? " " : "", r->device);
 	}
-	if (json) {
-		printf("{");
-		json_kv_num(true, "violations", total);
-		json_kv_num(false, "log_records", n);
-		printf(", \"groups\": [");
-		for (int j = 0; j < ng; j++) {
-			printf("%s\n {", j ? "," : "");
-			json_kv_num(true, "count", g[j].count);
-			json_kv_str(false, "kind", g[j].first->kind);
-			json_kv_str(false, "caller", g[j].first->caller);
-			json_kv_str(false, "driver", g[j].first->driver);
-			json_kv_str(false, "devices", g[j].devices);
-			json_kv_str(false, "map_site", g[j].first->map_site);
-			json_kv_num(false, "first_seq", g[j].first->seq);
-			json_kv_num(false, "last_seq", g[j].last->seq);
-			printf(", \"first_time\": %.6f, \"last_time\": %.6f",
-			       g[j].first->time, g[j].last->time);
-			json_kv_str(false, "report", g[j].last->text);
-			printf("}");
+	if (use_json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_object(&j, NULL);
+		json_int(&j, "violations", total);
+		json_int(&j, "log_records", n);
+		json_array(&j, "groups", true);
+		for (int i = 0; i < ng; i++) {
+			json_object(&j, NULL);
+			json_int(&j, "count", g[i].count);
+			json_string(&j, "kind", g[i].first->kind);
+			json_string(&j, "caller", g[i].first->caller);
+			json_string(&j, "driver", g[i].first->driver);
+			json_string(&j, "devices", g[i].devices);
+			json_string(&j, "map_site", g[i].first->map_site);
+			json_uint(&j, "first_seq", g[i].first->seq);
+			json_uint(&j, "last_seq", g[i].last->seq);
+			json_fixed(&j, "first_time", g[i].first->time, 6);
+			json_fixed(&j, "last_time", g[i].last->time, 6);
+			json_string(&j, "report", g[i].last->text);
+			json_end(&j);
 		}
-		printf("%s]}\n", ng ? "\n" : "");
+		json_end(&j);
+		json_end(&j);
 	} else if (!shown) {
 		printf("no violations%s%s in the log (%lld counted since the last clear)\n",
 		       kind ? " of kind " : "", kind ? kind : "", total);
@@ -980,9 +961,10 @@ static void timeline_text(const struct timeline *t)
 
 static void timeline_json(const struct timeline *t)
 {
-	int shown = 0;
+	struct json j;
 
-	printf("[");
+	json_init(&j, stdout);
+	json_array(&j, NULL, true);
 	for (int i = 0; i < t->nm; i++) {
 		const struct tl_mapping *m = &t->m[i];
 		char h[32];
@@ -990,34 +972,36 @@ static void timeline_json(const struct timeline *t)
 		if (!selected(t, m))
 			continue;
 		snprintf(h, sizeof(h), "0x%016llx", m->handle);
-		printf("%s\n {", shown++ ? "," : "");
-		json_kv_str(true, "device", m->device);
-		json_kv_str(false, "driver", m->driver);
-		json_kv_str(false, "handle", h);
-		json_kv_num(false, "size", m->size);
-		json_kv_str(false, "dir", m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
-		printf(", \"mapped_in_trace\": %s, \"unmapped_in_trace\": %s",
-		       m->mapped ? "true" : "false", m->open ? "false" : "true");
-		json_kv_num(false, "violations", m->nviol);
-		printf(", \"events\": [");
-		for (int j = 0; j < m->nev; j++) {
-			const struct tl_event *e = &m->ev[j];
+		json_object(&j, NULL);
+		json_string(&j, "device", m->device);
+		json_string(&j, "driver", m->driver);
+		json_string(&j, "handle", h);
+		json_uint(&j, "size", m->size);
+		json_string(&j, "dir", m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
+		json_bool(&j, "mapped_in_trace", m->mapped);
+		json_bool(&j, "unmapped_in_trace", !m->open);
+		json_int(&j, "violations", m->nviol);
+		json_array(&j, "events", false);
+		for (int k = 0; k < m->nev; k++) {
+			const struct tl_event *e = &m->ev[k];
 
-			printf("%s{\"time\": %.9f", j ? ", " : "", rel_s(t, e->ts));
-			json_kv_str(false, "event", op_names[e->op]);
+			json_object(&j, NULL);
+			json_fixed(&j, "time", rel_s(t, e->ts), 9);
+			json_string(&j, "event", op_names[e->op]);
 			if (e->op == OP_VIOLATION) {
-				json_kv_str(false, "kind", e->kind);
-				json_kv_str(false, "owner", owner_name(e->before));
+				json_string(&j, "kind", e->kind);
+				json_string(&j, "owner", owner_name(e->before));
 			} else {
-				json_kv_str(false, "owner_before", owner_name(e->before));
-				json_kv_str(false, "owner_after", owner_name(e->after));
+				json_string(&j, "owner_before", owner_name(e->before));
+				json_string(&j, "owner_after", owner_name(e->after));
 			}
-			json_kv_str(false, "caller", e->caller);
-			printf("}");
+			json_string(&j, "caller", e->caller);
+			json_end(&j);
 		}
-		printf("]}");
+		json_end(&j);
+		json_end(&j);
 	}
-	printf("%s]\n", shown ? "\n" : "");
+	json_end(&j);
 }
 
 static void xml_str(FILE *f, const char *s)
@@ -1221,7 +1205,7 @@ static int cmd_timeline(const char *file, const char *dev, const char *handle,
 			shown = PAGE_MAX;
 		fprintf(stderr, "dmaown: %d mapping%s written to %s\n", svg ? 1 : shown,
 			shown == 1 || svg ? "" : "s", svg ? svg : html);
-	} else if (json) {
+	} else if (use_json) {
 		timeline_json(&t);
 	} else {
 		timeline_text(&t);
@@ -1312,7 +1296,7 @@ static void parse_options(struct args *a, int argc, char **argv, const char *opt
 	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
-			json = true;
+			use_json = true;
 			break;
 		case OPT_DEBUGFS:
 			debugfs = optarg;
@@ -1414,7 +1398,7 @@ int main(int argc, char **argv)
 		     !a.svg && !a.html, "those options (only -o FILE)");
 		if (optind >= argc)
 			bad_usage("record: what should run? dmaown record -o FILE -- COMMAND [ARGS]");
-		if (json)
+		if (use_json)
 			bad_usage("record writes a trace file; read it with: dmaown --json timeline FILE");
 		return cmd_record(a.out ? a.out : "dmaown.dat", argv + optind);
 	}

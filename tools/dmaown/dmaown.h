@@ -5,10 +5,43 @@
 #ifndef DMAOWN_H
 #define DMAOWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define EXIT_VIOLATIONS	1	/* the tracker or the trace found some */
 #define EXIT_USAGE	2	/* usage or environment error */
+
+/* json.c: the JSON writer */
+
+#define JSON_MAX_DEPTH	8
+
+struct json_level {
+	bool array;
+	bool one_per_line;	/* each element on a line of its own */
+	int n;			/* members written so far */
+};
+
+struct json {
+	FILE *f;
+	int depth;
+	struct json_level level[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *f);
+/*
+ * @key names the value inside an object and is ignored inside an array
+ * or at the top. json_end() closes the innermost object or array, and
+ * ends the line when it closes the outermost.
+ */
+void json_object(struct json *j, const char *key);
+void json_array(struct json *j, const char *key, bool one_per_line);
+void json_end(struct json *j);
+void json_string(struct json *j, const char *key, const char *v);
+void json_int(struct json *j, const char *key, long long v);
+void json_uint(struct json *j, const char *key, unsigned long long v);
+void json_fixed(struct json *j, const char *key, double v, int decimals);
+void json_bool(struct json *j, const char *key, bool v);
 
 /* util.c */
 
