@@ -12,17 +12,13 @@
  * error (the message says how to fix it).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,8 +30,6 @@
 
 #include "dmaown.h"
 
-#define DEBUGFS_MAGIC	0x64626720
-
 static const char *const kinds[] = {
 	"missing-sync-for-device", "redundant-sync-for-device",
 	"unknown-handle", "use-after-unmap", "out-of-range", "dir-mismatch",
@@ -43,191 +37,8 @@ static const char *const kinds[] = {
 };
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
-static const char *debugfs = "/sys/kernel/debug";
-static char dir[PATH_MAX];	/* debugfs/dma-owner */
+const char *debugfs = "/sys/kernel/debug";
 static bool use_json;
-
-/* ---------------------------------------------------------------------- */
-/* The environment: root, debugfs, the tracker                            */
-
-static void need_tracker(void)
-{
-	struct statfs sfs;
-	struct stat st;
-
-	if (geteuid() != 0)
-		fail("needs root: /sys/kernel/debug is readable by root only (run it as root, e.g. with sudo)");
-	snprintf(dir, sizeof(dir), "%s/dma-owner", debugfs);
-	if (statfs(debugfs, &sfs) || sfs.f_type != DEBUGFS_MAGIC)
-		fail("debugfs is not mounted on %s: mount -t debugfs none %s", debugfs, debugfs);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		fail("%s does not exist: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)", dir);
-}
-
-/* The whole of one of the tracker's debugfs files, NUL-terminated. */
-static char *slurp_tracker(const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return slurp(path);
-}
-
-/* ---------------------------------------------------------------------- */
-/* stats and the violations log                                           */
-
-struct stat_kv {
-	char key[64];
-	long long val;
-};
-
-static int read_stats(struct stat_kv *kv, int max)
-{
-	char *buf = slurp_tracker("stats"), *p = buf, *line;
-	int n = 0;
-
-	while ((line = next_line(&p)) && n < max) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		*colon = 0;
-		if (!strcmp(line, "incomplete"))	/* not a counter */
-			continue;
-		snprintf(kv[n].key, sizeof(kv[n].key), "%s", line);
-		kv[n].val = strtoll(colon + 1, NULL, 10);
-		n++;
-	}
-	free(buf);
-	return n;
-}
-
-/* The stats file's "incomplete: DEVICE WHY" lines: devices not fully checked. */
-struct incomplete {
-	char device[128];
-	char why[64];
-};
-
-static int read_incomplete(struct incomplete *inc, int max)
-{
-	char *buf = slurp_tracker("stats"), *p = buf, *line;
-	int n = 0;
-
-	while ((line = next_line(&p)) && n < max)
-		if (sscanf(line, "incomplete: %127s %63s", inc[n].device, inc[n].why) == 2)
-			n++;
-	free(buf);
-	return n;
-}
-
-static long long stat_get(const struct stat_kv *kv, int n, const char *key)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kv[i].key, key))
-			return kv[i].val;
-	return -1;
-}
-
-/* One record of the violations log. */
-struct report {
-	unsigned long long seq;
-	double time;
-	char *kind;
-	char *caller;		/* the violating call site, %pS */
-	char *device;
-	char *driver;
-	char *handle;		/* "0x..." or "" for a leak */
-	char *map_site;		/* first frame of the map stack, or "" */
-	char *text;		/* the whole record */
-};
-
-static void free_report(struct report *r)
-{
-	free(r->kind);
-	free(r->caller);
-	free(r->device);
-	free(r->driver);
-	free(r->handle);
-	free(r->map_site);
-	free(r->text);
-}
-
-/*
- * Parse the log: records start with "[SEQ] at T s" and end with an empty
- * line (see owner_report.c).
- */
-static int read_reports(struct report **out)
-{
-	char *buf = slurp_tracker("violations"), *p = buf, *line;
-	struct report *rs = NULL, *r = NULL;
-	size_t textlen = 0;
-	int n = 0;
-	bool in_stack = false;
-
-	while ((line = next_line(&p))) {
-		char a[512], b[512];
-
-		if (line[0] == '[') {
-			rs = xrealloc(rs, (n + 1) * sizeof(*rs));
-			r = &rs[n++];
-			memset(r, 0, sizeof(*r));
-			sscanf(line, "[%llu] at %lf s", &r->seq, &r->time);
-			r->text = xstrdup("");
-			textlen = 0;
-			in_stack = false;
-		}
-		if (!r)
-			continue;
-		if (!*line) {
-			r = NULL;
-			continue;
-		}
-		r->text = xrealloc(r->text, textlen + strlen(line) + 2);
-		textlen += sprintf(r->text + textlen, "%s\n", line);
-		if (!r->kind && line[0] != '[') {
-			char *in = strstr(line, " in ");
-
-			if (in) {
-				r->kind = xstrndup(line, in - line);
-				r->caller = xstrdup(in + 4);
-			}
-		} else if (sscanf(line, "device %511s driver %511s", a, b) == 2 && !r->device) {
-			r->device = xstrdup(a);
-			r->driver = xstrdup(b);
-		} else if (!r->handle && strstr(line, " of 0x") && strstr(line, " size ")) {
-			char *h = strstr(line, " of 0x") + 4;
-
-			r->handle = xstrndup(h, strcspn(h, " "));
-		} else if (!strcmp(line, "mapped at:") ||
-			   !strcmp(line, "allocated at:")) {
-			in_stack = true;
-		} else if (in_stack && line[0] == ' ') {
-			if (!r->map_site)
-				r->map_site = xstrdup(line + 1);
-		} else {
-			in_stack = false;
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		struct report *x = &rs[i];
-
-		if (!x->kind)
-			x->kind = xstrdup("?");
-		if (!x->caller)
-			x->caller = xstrdup("?");
-		if (!x->device)
-			x->device = xstrdup("-");
-		if (!x->driver)
-			x->driver = xstrdup("-");
-		if (!x->handle)
-			x->handle = xstrdup("");
-		if (!x->map_site)
-			x->map_site = xstrdup("");
-	}
-	free(buf);
-	*out = rs;
-	return n;
-}
 
 static bool known_kind(const char *k)
 {
@@ -240,107 +51,128 @@ static bool known_kind(const char *k)
 /* ---------------------------------------------------------------------- */
 /* dmaown status                                                          */
 
-static int cmd_status(void)
-{
-	struct stat_kv kv[64];
-	struct incomplete inc[64];
-	struct report *rs;
-	char *filter, *nl;
-	int n, nr, ninc, ndrv = 0;
-	long long violations;
-	struct { char *name; int count; } drv[64];
+/* Reports in the log, by driver, in the order they first came. */
+struct driver_count {
+	const char *name;
+	int count;
+};
 
-	n = read_stats(kv, 64);
-	ninc = read_incomplete(inc, 64);
-	filter = slurp_tracker("filter");
-	nl = strchr(filter, '\n');
-	if (nl)
-		*nl = 0;
-	nr = read_reports(&rs);
-	for (int i = 0; i < nr; i++) {
+static int count_drivers(const struct report *rs, int n, struct driver_count **out)
+{
+	struct driver_count *drv = NULL;
+	int ndrv = 0;
+
+	for (int i = 0; i < n; i++) {
 		int j;
 
 		for (j = 0; j < ndrv; j++)
 			if (!strcmp(drv[j].name, rs[i].driver))
 				break;
 		if (j == ndrv) {
-			if (ndrv == 64)
-				continue;
-			drv[ndrv].name = rs[i].driver;
-			drv[ndrv++].count = 0;
+			drv = xrealloc(drv, (ndrv + 1) * sizeof(*drv));
+			drv[ndrv++] = (struct driver_count){ .name = rs[i].driver };
 		}
 		drv[j].count++;
 	}
-	violations = stat_get(kv, n, "violations");
+	*out = drv;
+	return ndrv;
+}
 
-	if (use_json) {
-		struct json j;
+static long long kind_count(const struct stats *st, const char *kind)
+{
+	char key[80];
 
-		json_init(&j, stdout);
-		json_object(&j, NULL);
-		json_int(&j, "enabled", stat_get(kv, n, "enabled"));
-		json_string(&j, "filter", filter);
-		json_object(&j, "counters");
-		for (int i = 0; i < n; i++)
-			if (strcmp(kv[i].key, "enabled") && strncmp(kv[i].key, "violation.", 10))
-				json_int(&j, kv[i].key, kv[i].val);
-		json_end(&j);
-		json_object(&j, "violations_by_kind");
-		for (size_t k = 0; k < NR_KINDS; k++) {
-			char key[80];
+	snprintf(key, sizeof(key), "violation.%s", kind);
+	return stat_get(st, key);
+}
 
-			snprintf(key, sizeof(key), "violation.%s", kinds[k]);
-			json_int(&j, kinds[k], stat_get(kv, n, key));
-		}
-		json_end(&j);
-		json_object(&j, "violations_by_driver");
-		for (int i = 0; i < ndrv; i++)
-			json_int(&j, drv[i].name, drv[i].count);
-		json_end(&j);
-		json_array(&j, "incomplete", false);
-		for (int i = 0; i < ninc; i++) {
-			json_object(&j, NULL);
-			json_string(&j, "device", inc[i].device);
-			json_string(&j, "why", inc[i].why);
-			json_end(&j);
-		}
-		json_end(&j);
-		json_int(&j, "log_records", nr);
-		json_end(&j);
-	} else {
-		printf("tracker:    %s\n", stat_get(kv, n, "enabled") ? "on" : "off");
-		printf("filter:     %s\n", *filter ? filter : "(everything)");
-		printf("mappings:   %lld live, %lld at most, %lld untracked\n",
-		       stat_get(kv, n, "live"), stat_get(kv, n, "peak_live"),
-		       stat_get(kv, n, "untracked"));
-		if (ninc)
-			printf("unknown handles not reported on %d device(s):\n", ninc);
-		for (int j = 0; j < ninc; j++)
-			printf("  %-30s %s\n", inc[j].device, inc[j].why);
-		printf("calls:      %lld maps, %lld unmaps, %lld syncs for cpu, %lld syncs for device\n",
-		       stat_get(kv, n, "maps"), stat_get(kv, n, "unmaps"),
-		       stat_get(kv, n, "syncs_for_cpu"),
-		       stat_get(kv, n, "syncs_for_device"));
-		printf("violations: %lld\n", violations);
-		for (size_t k = 0; k < NR_KINDS; k++) {
-			char key[80];
-			long long v;
+static void status_json(const struct stats *st, const char *filter,
+			const struct driver_count *drv, int ndrv, int nr)
+{
+	struct json j;
 
-			snprintf(key, sizeof(key), "violation.%s", kinds[k]);
-			v = stat_get(kv, n, key);
-			if (v)
-				printf("  %-30s %lld\n", kinds[k], v);
-		}
-		if (ndrv) {
-			printf("by driver (the %d reports in the log):\n", nr);
-			for (int j = 0; j < ndrv; j++)
-				printf("  %-30s %d\n", drv[j].name, drv[j].count);
-		}
+	json_init(&j, stdout);
+	json_object(&j, NULL);
+	json_int(&j, "enabled", stat_get(st, "enabled"));
+	json_string(&j, "filter", filter);
+	json_object(&j, "counters");
+	for (int i = 0; i < st->ncounters; i++) {
+		const struct counter *c = &st->counters[i];
+
+		if (strcmp(c->key, "enabled") && strncmp(c->key, "violation.", 10))
+			json_int(&j, c->key, c->val);
 	}
-	for (int i = 0; i < nr; i++)
-		free_report(&rs[i]);
-	free(rs);
+	json_end(&j);
+	json_object(&j, "violations_by_kind");
+	for (size_t k = 0; k < NR_KINDS; k++)
+		json_int(&j, kinds[k], kind_count(st, kinds[k]));
+	json_end(&j);
+	json_object(&j, "violations_by_driver");
+	for (int i = 0; i < ndrv; i++)
+		json_int(&j, drv[i].name, drv[i].count);
+	json_end(&j);
+	json_array(&j, "incomplete", false);
+	for (int i = 0; i < st->nincomplete; i++) {
+		json_object(&j, NULL);
+		json_string(&j, "device", st->incomplete[i].device);
+		json_string(&j, "why", st->incomplete[i].why);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_int(&j, "log_records", nr);
+	json_end(&j);
+}
+
+static void status_text(const struct stats *st, const char *filter,
+			const struct driver_count *drv, int ndrv, int nr)
+{
+	printf("tracker:    %s\n", stat_get(st, "enabled") ? "on" : "off");
+	printf("filter:     %s\n", *filter ? filter : "(everything)");
+	printf("mappings:   %lld live, %lld at most, %lld untracked\n",
+	       stat_get(st, "live"), stat_get(st, "peak_live"), stat_get(st, "untracked"));
+	if (st->nincomplete)
+		printf("unknown handles not reported on %d device(s):\n", st->nincomplete);
+	for (int i = 0; i < st->nincomplete; i++)
+		printf("  %-30s %s\n", st->incomplete[i].device, st->incomplete[i].why);
+	printf("calls:      %lld maps, %lld unmaps, %lld syncs for cpu, %lld syncs for device\n",
+	       stat_get(st, "maps"), stat_get(st, "unmaps"),
+	       stat_get(st, "syncs_for_cpu"), stat_get(st, "syncs_for_device"));
+	printf("violations: %lld\n", stat_get(st, "violations"));
+	for (size_t k = 0; k < NR_KINDS; k++) {
+		long long v = kind_count(st, kinds[k]);
+
+		if (v)
+			printf("  %-30s %lld\n", kinds[k], v);
+	}
+	if (ndrv) {
+		printf("by driver (the %d reports in the log):\n", nr);
+		for (int i = 0; i < ndrv; i++)
+			printf("  %-30s %d\n", drv[i].name, drv[i].count);
+	}
+}
+
+static int cmd_status(void)
+{
+	struct driver_count *drv;
+	struct report *rs;
+	struct stats st;
+	long long violations;
+	int nr, ndrv;
+	char *filter;
+
+	read_stats(&st);
+	filter = read_filter();
+	nr = read_reports(&rs);
+	ndrv = count_drivers(rs, nr, &drv);
+	violations = stat_get(&st, "violations");
+	if (use_json)
+		status_json(&st, filter, drv, ndrv, nr);
+	else
+		status_text(&st, filter, drv, ndrv, nr);
+	free(drv);
+	free_reports(rs, nr);
 	free(filter);
+	free_stats(&st);
 	return violations > 0 ? EXIT_VIOLATIONS : 0;
 }
 
@@ -375,46 +207,34 @@ static long long parse_duration_ms(const char *s)
 static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 			long long older_ms)
 {
-	char *buf = slurp_tracker("mappings"), *p = buf, *line;
-	int shown = 0;
-	bool header = true;
+	struct mapping *ms;
+	int n, shown = 0;
 	struct json j;
 
+	n = read_mappings(&ms);
 	json_init(&j, stdout);
 	if (use_json)
 		json_array(&j, NULL, true);
-	while ((line = next_line(&p))) {
-		char d[256], dr[256], h[64], dir_s[32], own[64];
-		unsigned long long size, age, scpu, sdev;
-		int off = 0;
-		const char *site;
-		bool cpu_owned;
+	for (int i = 0; i < n; i++) {
+		const struct mapping *m = &ms[i];
+		bool cpu_owned = !strncmp(m->owner, "cpu", 3);
 
-		if (header) {	/* "device driver handle size ..." */
-			header = false;
-			continue;
-		}
-		if (sscanf(line, "%255s %255s %63s %llu %31s %63s %llu %llu %llu %n",
-			   d, dr, h, &size, dir_s, own, &age, &scpu, &sdev, &off) < 9)
-			continue;
-		site = line + off;
-		cpu_owned = !strncmp(own, "cpu", 3);
-		if ((dev && strcmp(dev, d)) || (drv && strcmp(drv, dr)) ||
+		if ((dev && strcmp(dev, m->device)) || (drv && strcmp(drv, m->driver)) ||
 		    (owner && (!strcmp(owner, "cpu") != cpu_owned)) ||
-		    (older_ms >= 0 && (long long)age <= older_ms))
+		    (older_ms >= 0 && (long long)m->age_ms <= older_ms))
 			continue;
 		if (use_json) {
 			json_object(&j, NULL);
-			json_string(&j, "device", d);
-			json_string(&j, "driver", dr);
-			json_string(&j, "handle", h);
-			json_uint(&j, "size", size);
-			json_string(&j, "dir", dir_s);
-			json_string(&j, "owner", own);
-			json_uint(&j, "age_ms", age);
-			json_uint(&j, "syncs_for_cpu", scpu);
-			json_uint(&j, "syncs_for_device", sdev);
-			json_string(&j, "map_site", site);
+			json_string(&j, "device", m->device);
+			json_string(&j, "driver", m->driver);
+			json_string(&j, "handle", m->handle);
+			json_uint(&j, "size", m->size);
+			json_string(&j, "dir", m->dir);
+			json_string(&j, "owner", m->owner);
+			json_uint(&j, "age_ms", m->age_ms);
+			json_uint(&j, "syncs_for_cpu", m->syncs_for_cpu);
+			json_uint(&j, "syncs_for_device", m->syncs_for_device);
+			json_string(&j, "map_site", m->map_site);
 			json_end(&j);
 		} else {
 			if (!shown)
@@ -422,7 +242,8 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 				       "DEVICE", "DRIVER", "HANDLE", "SIZE", "DIR",
 				       "OWNER", "AGE_MS", "S_CPU", "S_DEV", "MAP_SITE");
 			printf("%-14s %-16s %-18s %8llu %-17s %-22s %9llu %6llu %6llu  %s\n",
-			       d, dr, h, size, dir_s, own, age, scpu, sdev, site);
+			       m->device, m->driver, m->handle, m->size, m->dir, m->owner,
+			       m->age_ms, m->syncs_for_cpu, m->syncs_for_device, m->map_site);
 		}
 		shown++;
 	}
@@ -430,7 +251,7 @@ static int cmd_mappings(const char *dev, const char *drv, const char *owner,
 		json_end(&j);
 	else if (!shown)
 		printf("no live mappings match\n");
-	free(buf);
+	free_mappings(ms, n);
 	return 0;
 }
 
@@ -497,42 +318,36 @@ static int follow(const char *kind)
 			last = rs[n - 1].seq;
 		if (first)
 			fprintf(stderr, "dmaown: following %s/violations; new reports appear here (Ctrl-C stops)\n",
-				dir);
+				tracker_dir);
 		first = false;
-		for (int i = 0; i < n; i++)
-			free_report(&rs[i]);
-		free(rs);
+		free_reports(rs, n);
 		usleep(200 * 1000);
 	}
 	return any ? EXIT_VIOLATIONS : 0;
 }
 
+/* The reports of one kind from one call site. */
 struct group {
-	struct report *first, *last;
+	const struct report *first, *last;
 	int count;
-	char devices[256];
+	char devices[256];	/* those it came from, space-separated */
 };
 
-static int cmd_violations(const char *kind, bool follow_mode)
+/* Group the reports of @kind (NULL: all); returns the number of groups. */
+static int group_reports(const struct report *rs, int n, const char *kind,
+			 struct group **out, int *shown)
 {
-	struct stat_kv kv[64];
 	struct group *g = NULL;
-	struct report *rs;
-	int n, ng = 0, shown = 0, ns;
-	long long total;
+	int ng = 0;
 
-	if (follow_mode)
-		return follow(kind);
-	ns = read_stats(kv, 64);
-	total = stat_get(kv, ns, "violations");
-	n = read_reports(&rs);
+	*shown = 0;
 	for (int i = 0; i < n; i++) {
-		struct report *r = &rs[i];
+		const struct report *r = &rs[i];
 		int j;
 
 		if (kind && strcmp(kind, r->kind))
 			continue;
-		shown++;
+		(*shown)++;
 		for (j = 0; j < ng; j++)
 			if (!strcmp(g[j].first->kind, r->kind) &&
 			    !strcmp(g[j].first->caller, r->caller))
@@ -549,54 +364,80 @@ static int cmd_violations(const char *kind, bool follow_mode)
 			sprintf(g[j].devices + strlen(g[j].devices), "%s%s",
 				*g[j].devices ? " " : "", r->device);
 	}
-	if (use_json) {
-		struct json j;
+	*out = g;
+	return ng;
+}
 
-		json_init(&j, stdout);
+static void violations_json(const struct group *g, int ng, int n, long long total)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object(&j, NULL);
+	json_int(&j, "violations", total);
+	json_int(&j, "log_records", n);
+	json_array(&j, "groups", true);
+	for (int i = 0; i < ng; i++) {
 		json_object(&j, NULL);
-		json_int(&j, "violations", total);
-		json_int(&j, "log_records", n);
-		json_array(&j, "groups", true);
-		for (int i = 0; i < ng; i++) {
-			json_object(&j, NULL);
-			json_int(&j, "count", g[i].count);
-			json_string(&j, "kind", g[i].first->kind);
-			json_string(&j, "caller", g[i].first->caller);
-			json_string(&j, "driver", g[i].first->driver);
-			json_string(&j, "devices", g[i].devices);
-			json_string(&j, "map_site", g[i].first->map_site);
-			json_uint(&j, "first_seq", g[i].first->seq);
-			json_uint(&j, "last_seq", g[i].last->seq);
-			json_fixed(&j, "first_time", g[i].first->time, 6);
-			json_fixed(&j, "last_time", g[i].last->time, 6);
-			json_string(&j, "report", g[i].last->text);
-			json_end(&j);
-		}
+		json_int(&j, "count", g[i].count);
+		json_string(&j, "kind", g[i].first->kind);
+		json_string(&j, "caller", g[i].first->caller);
+		json_string(&j, "driver", g[i].first->driver);
+		json_string(&j, "devices", g[i].devices);
+		json_string(&j, "map_site", g[i].first->map_site);
+		json_uint(&j, "first_seq", g[i].first->seq);
+		json_uint(&j, "last_seq", g[i].last->seq);
+		json_fixed(&j, "first_time", g[i].first->time, 6);
+		json_fixed(&j, "last_time", g[i].last->time, 6);
+		json_string(&j, "report", g[i].last->text);
 		json_end(&j);
-		json_end(&j);
-	} else if (!shown) {
+	}
+	json_end(&j);
+	json_end(&j);
+}
+
+static void violations_text(const struct group *g, int ng, int n, long long total,
+			    const char *kind, int shown)
+{
+	if (!shown) {
 		printf("no violations%s%s in the log (%lld counted since the last clear)\n",
 		       kind ? " of kind " : "", kind ? kind : "", total);
-	} else {
-		printf("%d report%s from %d call site%s (the log holds the last %d of %lld violations)\n",
-		       shown, shown == 1 ? "" : "s", ng, ng == 1 ? "" : "s", n, total);
-		for (int j = 0; j < ng; j++) {
-			printf("\n%5d x %s in %s\n", g[j].count, g[j].first->kind,
-			       g[j].first->caller);
-			printf("        driver %s, device %s\n", g[j].first->driver,
-			       g[j].devices);
-			if (*g[j].first->map_site)
-				printf("        mapped at %s\n", g[j].first->map_site);
-			printf("        reports [%llu] at %.6f s .. [%llu] at %.6f s\n",
-			       g[j].first->seq, g[j].first->time, g[j].last->seq,
-			       g[j].last->time);
-		}
-		printf("\nthe whole reports: cat %s/violations\n", dir);
+		return;
 	}
+	printf("%d report%s from %d call site%s (the log holds the last %d of %lld violations)\n",
+	       shown, shown == 1 ? "" : "s", ng, ng == 1 ? "" : "s", n, total);
+	for (int i = 0; i < ng; i++) {
+		printf("\n%5d x %s in %s\n", g[i].count, g[i].first->kind, g[i].first->caller);
+		printf("        driver %s, device %s\n", g[i].first->driver, g[i].devices);
+		if (*g[i].first->map_site)
+			printf("        mapped at %s\n", g[i].first->map_site);
+		printf("        reports [%llu] at %.6f s .. [%llu] at %.6f s\n",
+		       g[i].first->seq, g[i].first->time, g[i].last->seq, g[i].last->time);
+	}
+	printf("\nthe whole reports: cat %s/violations\n", tracker_dir);
+}
+
+static int cmd_violations(const char *kind, bool follow_mode)
+{
+	struct report *rs;
+	struct group *g;
+	struct stats st;
+	long long total;
+	int n, ng, shown;
+
+	if (follow_mode)
+		return follow(kind);
+	read_stats(&st);
+	total = stat_get(&st, "violations");
+	n = read_reports(&rs);
+	ng = group_reports(rs, n, kind, &g, &shown);
+	if (use_json)
+		violations_json(g, ng, n, total);
+	else
+		violations_text(g, ng, n, total, kind, shown);
 	free(g);
-	for (int i = 0; i < n; i++)
-		free_report(&rs[i]);
-	free(rs);
+	free_reports(rs, n);
+	free_stats(&st);
 	return shown ? EXIT_VIOLATIONS : 0;
 }
 

@@ -12,6 +12,79 @@
 #define EXIT_VIOLATIONS	1	/* the tracker or the trace found some */
 #define EXIT_USAGE	2	/* usage or environment error */
 
+/* dmaown.c: the global options */
+
+extern const char *debugfs;		/* where debugfs is mounted */
+
+/* debugfs.c: the tracker's files */
+
+extern char tracker_dir[];		/* debugfs/dma-owner */
+
+/*
+ * Fails with the fix in the message unless the tracker's files can be read:
+ * root, debugfs mounted, a kernel with the tracker. Sets tracker_dir.
+ */
+void need_tracker(void);
+
+struct counter {
+	char key[64];
+	long long val;
+};
+
+/* A device whose unknown handles go unreported, and why. */
+struct incomplete {
+	char device[128];
+	char why[64];
+};
+
+struct stats {
+	struct counter *counters;	/* in the file's order */
+	int ncounters;
+	struct incomplete *incomplete;
+	int nincomplete;
+};
+
+void read_stats(struct stats *s);
+long long stat_get(const struct stats *s, const char *key);	/* -1: none */
+void free_stats(struct stats *s);
+
+/* The filter file: a device or driver name, or "" for everything. */
+char *read_filter(void);
+
+/* One record of the violations log. */
+struct report {
+	unsigned long long seq;
+	double time;		/* seconds since boot */
+	char *kind;
+	char *caller;		/* the violating call site, %pS */
+	char *device;
+	char *driver;
+	char *handle;		/* "0x..." or "" for a leak */
+	char *map_site;		/* first frame of the map stack, or "" */
+	char *text;		/* the whole record */
+};
+
+/* The records of the log, oldest first; returns how many. */
+int read_reports(struct report **out);
+void free_reports(struct report *rs, int n);
+
+/* One line of the mappings file. */
+struct mapping {
+	char device[256];
+	char driver[256];
+	char handle[64];	/* as the kernel printed it, "0x" and 16 digits */
+	unsigned long long size;
+	char dir[32];		/* "DMA_FROM_DEVICE" */
+	char owner[64];		/* "device", "cpu[0x0-0x800)", "cpu-parts[...)", "cpu+device" */
+	unsigned long long age_ms;
+	unsigned long long syncs_for_cpu;
+	unsigned long long syncs_for_device;
+	char *map_site;
+};
+
+int read_mappings(struct mapping **out);
+void free_mappings(struct mapping *ms, int n);
+
 /* json.c: the JSON writer */
 
 #define JSON_MAX_DEPTH	8
