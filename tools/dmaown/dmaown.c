@@ -283,6 +283,9 @@ static void print_report_line(const struct report *r)
 	fflush(stdout);
 }
 
+/* How often --follow reads the log: new reports show within this. */
+#define FOLLOW_POLL_MS	200
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -321,7 +324,7 @@ static int follow(const char *kind)
 				tracker_dir);
 		first = false;
 		free_reports(rs, n);
-		usleep(200 * 1000);
+		usleep(FOLLOW_POLL_MS * 1000);
 	}
 	return any ? EXIT_VIOLATIONS : 0;
 }
@@ -558,23 +561,68 @@ static int cmd_record(const char *out, char **argv)
 /* ---------------------------------------------------------------------- */
 /* dmaown timeline                                                        */
 
-enum op { OP_MAP, OP_UNMAP, OP_SYNC_CPU, OP_SYNC_DEV, OP_VIOLATION };
+/* The tracker's trace events (tracepoints/dma_owner.h), one per operation. */
+enum op { OP_MAP, OP_UNMAP, OP_SYNC_CPU, OP_SYNC_DEV, OP_VIOLATION, NR_OPS };
 
-static const char *const op_names[] = {
-	"map", "unmap", "sync_for_cpu", "sync_for_device", "violation",
+static const char *const event_names[NR_OPS] = {
+	[OP_MAP]	= "dma_owner_map",
+	[OP_UNMAP]	= "dma_owner_unmap",
+	[OP_SYNC_CPU]	= "dma_owner_sync_for_cpu",
+	[OP_SYNC_DEV]	= "dma_owner_sync_for_device",
+	[OP_VIOLATION]	= "dma_owner_violation",
 };
 
-/* Owner values as the trace events carry them (enum dma_owner_state). */
-static const char *const owner_names[] = { "none", "device", "cpu", "cpu+device" };
+static const char *const op_names[NR_OPS] = {
+	[OP_MAP]	= "map",
+	[OP_UNMAP]	= "unmap",
+	[OP_SYNC_CPU]	= "sync_for_cpu",
+	[OP_SYNC_DEV]	= "sync_for_device",
+	[OP_VIOLATION]	= "violation",
+};
+
+/* Who owns a mapping, as the events carry it: enum dma_owner_state. */
+enum owner_state {
+	OWNER_NONE,		/* not mapped, or not known to the tracker */
+	OWNER_DEVICE,
+	OWNER_CPU,		/* the CPU owns all or part of it */
+	OWNER_MIXED,		/* the CPU owns parts, not one range */
+	NR_OWNER_STATES,
+};
+
+static const char *const owner_names[NR_OWNER_STATES] = {
+	[OWNER_NONE]	= "none",
+	[OWNER_DEVICE]	= "device",
+	[OWNER_CPU]	= "cpu",
+	[OWNER_MIXED]	= "cpu+device",
+};
 
 static const char *owner_name(long long o)
 {
-	return o >= 0 && o < 4 ? owner_names[o] : "?";
+	return o >= 0 && o < NR_OWNER_STATES ? owner_names[o] : "?";
 }
 
-static const char *const dir_names[] = {
+/* The lanes a timeline fills for owner @o: the CPU's, the device's, both. */
+static bool cpu_lane(int o)
+{
+	return o == OWNER_CPU || o == OWNER_MIXED;
+}
+
+static bool device_lane(int o)
+{
+	return o == OWNER_DEVICE || o == OWNER_MIXED;
+}
+
+/* enum dma_data_direction */
+#define NR_DMA_DIRS	4
+
+static const char *const dir_names[NR_DMA_DIRS] = {
 	"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE", "DMA_NONE",
 };
+
+static const char *dir_name(int dir)
+{
+	return dir >= 0 && dir < NR_DMA_DIRS ? dir_names[dir] : "?";
+}
 
 struct tl_event {
 	unsigned long long ts;
@@ -598,7 +646,7 @@ struct tl_mapping {
 
 struct timeline {
 	struct tep_handle *tep;
-	struct tep_event *evs[5];
+	struct tep_event *evs[NR_OPS];
 	struct tl_mapping *m;
 	int nm;
 	unsigned long long first_ts;
@@ -703,10 +751,10 @@ static int timeline_event(struct tracecmd_input *h, struct tep_record *rec,
 	unsigned long long addr, size;
 	int op;
 
-	for (op = 0; op < 5; op++)
+	for (op = 0; op < NR_OPS; op++)
 		if (ev && ev == t->evs[op])
 			break;
-	if (op == 5)
+	if (op == NR_OPS)
 		return 0;
 	if (!t->first_ts)
 		t->first_ts = rec->ts;
@@ -775,7 +823,7 @@ static void timeline_text(const struct timeline *t)
 		if (!selected(t, m))
 			continue;
 		printf("%smapping 0x%016llx size %llu %s on %s (%s)%s%s\n", shown++ ? "\n" : "",
-		       m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?",
+		       m->handle, m->size, dir_name(m->dir),
 		       m->device, *m->driver ? m->driver : "-",
 		       m->mapped ? "" : ", mapped before the trace",
 		       m->open ? ", still mapped at the end" : "");
@@ -784,8 +832,8 @@ static void timeline_text(const struct timeline *t)
 		for (int j = 0; j < m->nev; j++) {
 			const struct tl_event *e = &m->ev[j];
 			int o = e->op == OP_VIOLATION ? e->before : e->after;
-			const char *cpu = o == 2 || o == 3 ? "##" : "";
-			const char *devl = o == 1 || o == 3 ? "##" : "";
+			const char *cpu = cpu_lane(o) ? "##" : "";
+			const char *devl = device_lane(o) ? "##" : "";
 			char what[96];
 
 			if (e->op == OP_VIOLATION)
@@ -818,7 +866,7 @@ static void timeline_json(const struct timeline *t)
 		json_string(&j, "driver", m->driver);
 		json_string(&j, "handle", h);
 		json_uint(&j, "size", m->size);
-		json_string(&j, "dir", m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
+		json_string(&j, "dir", dir_name(m->dir));
 		json_bool(&j, "mapped_in_trace", m->mapped);
 		json_bool(&j, "unmapped_in_trace", !m->open);
 		json_int(&j, "violations", m->nviol);
@@ -879,7 +927,7 @@ static void svg_mapping(FILE *f, const struct timeline *t, const struct tl_mappi
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"font-family=\"monospace\" font-size=\"12\">\n", w, h);
 	fprintf(f, "<text x=\"4\" y=\"18\" font-size=\"14\" font-weight=\"bold\">mapping 0x%016llx size %llu %s on ",
-		m->handle, m->size, m->dir >= 0 && m->dir < 4 ? dir_names[m->dir] : "?");
+		m->handle, m->size, dir_name(m->dir));
 	xml_str(f, m->device);
 	fputs(" (", f);
 	xml_str(f, *m->driver ? m->driver : "-");
@@ -905,10 +953,10 @@ static void svg_mapping(FILE *f, const struct timeline *t, const struct tl_mappi
 
 		if (e->op == OP_UNMAP)
 			continue;
-		if (o == 2 || o == 3)
+		if (cpu_lane(o))
 			fprintf(f, "<rect class=\"cpu\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#1f77b4\"/>\n",
 				x, ycpu + 6, span, LANE_H - 12);
-		if (o == 1 || o == 3)
+		if (device_lane(o))
 			fprintf(f, "<rect class=\"device\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#2ca02c\"/>\n",
 				x, ydev + 6, span, LANE_H - 12);
 	}
@@ -989,10 +1037,6 @@ static int cmd_timeline(const char *file, const char *dev, const char *handle,
 {
 	struct timeline t = { .want_dev = dev, .last = -1 };
 	struct tracecmd_input *h;
-	static const char *const names[] = {
-		"dma_owner_map", "dma_owner_unmap", "dma_owner_sync_for_cpu",
-		"dma_owner_sync_for_device", "dma_owner_violation",
-	};
 	int shown = 0;
 
 	if (handle) {
@@ -1011,9 +1055,9 @@ static int cmd_timeline(const char *file, const char *dev, const char *handle,
 		fail("%s is not a trace-cmd trace (make one with: dmaown record -o FILE -- COMMAND)",
 		     file);
 	t.tep = tracecmd_get_tep(h);
-	for (int i = 0; i < 5; i++)
-		t.evs[i] = tep_find_event_by_name(t.tep, "dma_owner", names[i]);
-	if (!t.evs[0])
+	for (int op = 0; op < NR_OPS; op++)
+		t.evs[op] = tep_find_event_by_name(t.tep, "dma_owner", event_names[op]);
+	if (!t.evs[OP_MAP])
 		fail("%s holds no dma_owner events: record with dmaown record", file);
 	tracecmd_iterate_events(h, NULL, 0, timeline_event, &t);
 
