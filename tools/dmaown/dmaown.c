@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -478,70 +479,185 @@ static int count_violations(const char *file)
 	return c.n;
 }
 
-static int cmd_record(const char *out, char **argv)
+/* As the shell's "command not found": the command could not be run. */
+#define EXIT_CANNOT_RUN	127
+
+#define EVENT_SYSTEM	"dma_owner"
+
+/*
+ * What record changes in tracefs, put back on every way out: the events
+ * it enabled and the tracing switch. fail() exits from anywhere, so the
+ * putting back is an atexit() handler too. (The top-level buffer record
+ * empties cannot be given back, as with trace-cmd record.)
+ */
+static struct {
+	char **events;		/* the dma_owner events */
+	char **patterns;	/* "^event$": libtracefs takes regexes */
+	bool *enabled;		/* by record: it disables them again */
+	int was_on;		/* tracing_on before, -1 not known */
+	bool on_changed;
+} saved = { .was_on = -1 };
+
+/* The signal that asked record to stop, and the command's pid. */
+static volatile sig_atomic_t caught;
+static volatile pid_t command_pid;
+
+static void restore_events(void)
 {
-	int status, ret = 0, nviol = -1, was_on;
-	enum tracefs_enable_state was_enabled;
+	for (int i = 0; saved.events && saved.events[i]; i++) {
+		if (!saved.enabled[i])
+			continue;
+		tracefs_event_disable(NULL, "^" EVENT_SYSTEM "$", saved.patterns[i]);
+		saved.enabled[i] = false;
+	}
+}
+
+static void restore_tracing_on(void)
+{
+	if (!saved.on_changed)
+		return;
+	if (saved.was_on > 0)
+		tracefs_trace_on(NULL);
+	else if (!saved.was_on)
+		tracefs_trace_off(NULL);
+	saved.on_changed = false;
+}
+
+static void restore_tracing(void)
+{
+	restore_events();
+	restore_tracing_on();
+}
+
+/* Enable the dma_owner events that are not, remembering which. */
+static void enable_events(void)
+{
+	char **events = tracefs_system_events(NULL, EVENT_SYSTEM);
+	int n = 0;
+
+	if (!events || !events[0])
+		fail("no dma_owner trace events: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)");
+	while (events[n])
+		n++;
+	saved.patterns = xmalloc(n * sizeof(*saved.patterns));
+	saved.enabled = xmalloc(n * sizeof(*saved.enabled));
+	saved.events = events;
+	for (int i = 0; i < n; i++) {
+		saved.patterns[i] = xasprintf("^%s$", events[i]);
+		if (tracefs_event_is_enabled(NULL, "^" EVENT_SYSTEM "$",
+					     saved.patterns[i]) == TRACEFS_ALL_ENABLED)
+			continue;
+		if (tracefs_event_enable(NULL, "^" EVENT_SYSTEM "$", saved.patterns[i]))
+			fail("cannot enable the trace event %s/%s", EVENT_SYSTEM, events[i]);
+		saved.enabled[i] = true;
+	}
+}
+
+/*
+ * Ctrl-C and Ctrl-\ reach the command from the terminal, and it decides;
+ * record goes on to save what was traced. A kill(1) reaches record alone:
+ * it passes SIGTERM and SIGHUP on to the command, which ends the same way.
+ */
+static void on_record_signal(int sig)
+{
+	caught = sig;
+	if ((sig == SIGTERM || sig == SIGHUP) && command_pid > 0)
+		kill(command_pid, sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_record_signal, .sa_flags = SA_RESTART };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Run @argv with tracing on; its wait status. */
+static int run_command(char **argv)
+{
+	int status;
 	pid_t pid;
 
-	if (geteuid() != 0)
-		fail("needs root to trace (run it as root, e.g. with sudo)");
-	if (!tracefs_tracing_dir())
-		fail("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
-	/* Like trace-cmd record, it uses the top-level buffer; it puts back the switches. */
-	was_on = tracefs_trace_is_on(NULL);
-	was_enabled = tracefs_event_is_enabled(NULL, "dma_owner", NULL);
-	if (tracefs_event_enable(NULL, "dma_owner", NULL))
-		fail("no dma_owner trace events: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)");
-	/* Only what the command does: empty the buffer, then trace. */
-	tracefs_trace_off(NULL);
-	if (tracefs_instance_file_write(NULL, "trace", "") < 0)
-		fail("cannot clear the trace buffer");
-	tracefs_trace_on(NULL);
-
+	if (caught)
+		fail("interrupted by signal %d before the command ran", caught);
 	pid = fork();
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (!pid) {
 		execvp(argv[0], argv);
 		fprintf(stderr, "dmaown: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		_exit(EXIT_CANNOT_RUN);
 	}
-	signal(SIGINT, SIG_IGN);
+	command_pid = pid;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	tracefs_trace_off(NULL);
-	if (was_enabled != TRACEFS_ALL_ENABLED)
-		tracefs_event_disable(NULL, "dma_owner", NULL);
+	command_pid = 0;
+	return status;
+}
+
+/* Save the top-level buffer with "trace-cmd extract -o @out". */
+static void extract(const char *out)
+{
+	int status;
+	pid_t pid;
 
 	pid = fork();
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (!pid) {
-		int null = open("/dev/null", 1);
+		int null = open("/dev/null", O_WRONLY);
 
 		/* trace-cmd's progress talk would drown the command's output. */
 		dup2(null, 1);
 		dup2(null, 2);
+		/* A late Ctrl-C, meant for the command, must not lose the trace. */
+		signal(SIGINT, SIG_IGN);
 		execlp("trace-cmd", "trace-cmd", "extract", "-o", out, (char *)NULL);
-		_exit(127);
+		_exit(EXIT_CANNOT_RUN);
 	}
-	{
-		int st;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == EXIT_CANNOT_RUN)
+		fail("cannot save the trace: trace-cmd is not installed (apt-get install trace-cmd)");
+	if (WEXITSTATUS(status))
+		fail("trace-cmd extract -o %s failed", out);
+}
 
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
-			fail("cannot save the trace: trace-cmd is not installed (apt-get install trace-cmd)");
-		if (WEXITSTATUS(st))
-			fail("trace-cmd extract -o %s failed", out);
-	}
-	if (was_on > 0)
-		tracefs_trace_on(NULL);
+static int cmd_record(const char *out, char **argv)
+{
+	int status, ret = 0, nviol;
+
+	if (geteuid() != 0)
+		fail("needs root to trace (run it as root, e.g. with sudo)");
+	if (!tracefs_tracing_dir())
+		fail("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	catch_signals();
+	if (atexit(restore_tracing))
+		fail("atexit: cannot register the clean-up");
+	/* Like trace-cmd record, it uses the top-level buffer. */
+	saved.was_on = tracefs_trace_is_on(NULL);
+	enable_events();
+	/* Only what the command does: empty the buffer, then trace. */
+	saved.on_changed = true;
+	tracefs_trace_off(NULL);
+	if (tracefs_instance_file_write(NULL, "trace", "") < 0)
+		fail("cannot clear the trace buffer");
+	tracefs_trace_on(NULL);
+
+	status = run_command(argv);
+
+	/* The events back as they were, but tracing off until it is saved. */
+	tracefs_trace_off(NULL);
+	restore_events();
+	extract(out);
+	restore_tracing_on();
 
 	/* How many violations went into the trace decides the exit status. */
 	nviol = count_violations(out);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_CANNOT_RUN)
 		ret = EXIT_USAGE;
 	fprintf(stderr, "dmaown: trace written to %s", out);
 	if (nviol >= 0)
