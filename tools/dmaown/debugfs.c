@@ -45,6 +45,12 @@ static char *slurp_tracker(const char *name)
 /* ---------------------------------------------------------------------- */
 /* stats: "key: value" lines, then "incomplete: DEVICE WHY" lines         */
 
+/*
+ * The kinds of violation are the kernel's to name: dmaown learns them from
+ * the counters, so that a new kind needs no new dmaown.
+ */
+#define KIND_PREFIX	"violation."
+
 void read_stats(struct stats *s)
 {
 	char *buf = slurp_tracker("stats"), *p = buf, *line;
@@ -72,6 +78,19 @@ void read_stats(struct stats *s)
 		c->val = strtoll(colon + 1, NULL, 10);
 	}
 	free(buf);
+	/* After the last realloc(): the names point into the counters. */
+	for (int i = 0; i < s->ncounters; i++) {
+		struct counter *c = &s->counters[i];
+
+		if (strncmp(c->key, KIND_PREFIX, strlen(KIND_PREFIX)))
+			continue;
+		c->kind = true;
+		s->kinds = xrealloc(s->kinds, (s->nkinds + 1) * sizeof(*s->kinds));
+		s->kinds[s->nkinds++] = (struct kind_count){
+			.name = c->key + strlen(KIND_PREFIX),
+			.count = c->val,
+		};
+	}
 }
 
 long long stat_get(const struct stats *s, const char *key)
@@ -82,9 +101,34 @@ long long stat_get(const struct stats *s, const char *key)
 	return -1;
 }
 
+bool known_kind(const struct stats *s, const char *kind)
+{
+	for (int i = 0; i < s->nkinds; i++)
+		if (!strcmp(s->kinds[i].name, kind))
+			return true;
+	return false;
+}
+
+char *kind_list(const struct stats *s)
+{
+	size_t len = 1;
+	char *list;
+
+	for (int i = 0; i < s->nkinds; i++)
+		len += strlen(s->kinds[i].name) + 2;
+	list = xmalloc(len);
+	for (int i = 0; i < s->nkinds; i++) {
+		if (i)
+			strcat(list, ", ");
+		strcat(list, s->kinds[i].name);
+	}
+	return list;
+}
+
 void free_stats(struct stats *s)
 {
 	free(s->counters);
+	free(s->kinds);
 	free(s->incomplete);
 }
 

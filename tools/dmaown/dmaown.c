@@ -31,23 +31,8 @@
 
 #include "dmaown.h"
 
-static const char *const kinds[] = {
-	"missing-sync-for-device", "redundant-sync-for-device",
-	"unknown-handle", "use-after-unmap", "out-of-range", "dir-mismatch",
-	"size-mismatch", "cpu-write-while-device-owned", "leak",
-};
-#define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
-
 const char *debugfs = "/sys/kernel/debug";
 static bool use_json;
-
-static bool known_kind(const char *k)
-{
-	for (size_t i = 0; i < NR_KINDS; i++)
-		if (!strcmp(kinds[i], k))
-			return true;
-	return false;
-}
 
 /* ---------------------------------------------------------------------- */
 /* dmaown status                                                          */
@@ -79,14 +64,6 @@ static int count_drivers(const struct report *rs, int n, struct driver_count **o
 	return ndrv;
 }
 
-static long long kind_count(const struct stats *st, const char *kind)
-{
-	char key[80];
-
-	snprintf(key, sizeof(key), "violation.%s", kind);
-	return stat_get(st, key);
-}
-
 static void status_json(const struct stats *st, const char *filter,
 			const struct driver_count *drv, int ndrv, int nr)
 {
@@ -100,13 +77,14 @@ static void status_json(const struct stats *st, const char *filter,
 	for (int i = 0; i < st->ncounters; i++) {
 		const struct counter *c = &st->counters[i];
 
-		if (strcmp(c->key, "enabled") && strncmp(c->key, "violation.", 10))
+		/* Those of the kinds go to violations_by_kind. */
+		if (strcmp(c->key, "enabled") && !c->kind)
 			json_int(&j, c->key, c->val);
 	}
 	json_end(&j);
 	json_object(&j, "violations_by_kind");
-	for (size_t k = 0; k < NR_KINDS; k++)
-		json_int(&j, kinds[k], kind_count(st, kinds[k]));
+	for (int i = 0; i < st->nkinds; i++)
+		json_int(&j, st->kinds[i].name, st->kinds[i].count);
 	json_end(&j);
 	json_object(&j, "violations_by_driver");
 	for (int i = 0; i < ndrv; i++)
@@ -139,12 +117,9 @@ static void status_text(const struct stats *st, const char *filter,
 	       stat_get(st, "maps"), stat_get(st, "unmaps"),
 	       stat_get(st, "syncs_for_cpu"), stat_get(st, "syncs_for_device"));
 	printf("violations: %lld\n", stat_get(st, "violations"));
-	for (size_t k = 0; k < NR_KINDS; k++) {
-		long long v = kind_count(st, kinds[k]);
-
-		if (v)
-			printf("  %-30s %lld\n", kinds[k], v);
-	}
+	for (int i = 0; i < st->nkinds; i++)
+		if (st->kinds[i].count)
+			printf("  %-30s %lld\n", st->kinds[i].name, st->kinds[i].count);
 	if (ndrv) {
 		printf("by driver (the %d reports in the log):\n", nr);
 		for (int i = 0; i < ndrv; i++)
@@ -1388,10 +1363,17 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "violations")) {
 		ONLY(!a.dev && !a.drv && !a.owner && !a.older && !a.handle && !a.svg && !a.html &&
 		     !a.out && optind == argc, "those arguments (filters: --kind, --follow)");
-		if (a.kind && !known_kind(a.kind))
-			bad_usage("--kind %s: not a violation kind; the kinds are missing-sync-for-device, redundant-sync-for-device, unknown-handle, use-after-unmap, out-of-range, dir-mismatch, size-mismatch, cpu-write-while-device-owned, leak",
-				  a.kind);
 		need_tracker();
+		/* The kinds are the kernel's: stats names them. */
+		if (a.kind) {
+			struct stats st;
+
+			read_stats(&st);
+			if (!known_kind(&st, a.kind))
+				bad_usage("--kind %s: not a violation kind; the kinds are %s",
+					  a.kind, kind_list(&st));
+			free_stats(&st);
+		}
 		return cmd_violations(a.kind, a.follow);
 	}
 	if (!strcmp(cmd, "record")) {

@@ -29,6 +29,7 @@ void need_tracker(void);
 struct counter {
 	char key[64];
 	long long val;
+	bool kind;		/* a "violation.<kind>" counter */
 };
 
 /* A device whose unknown handles go unreported, and why. */
@@ -37,15 +38,26 @@ struct incomplete {
 	char why[64];
 };
 
+/* A violation kind and its counter: the "violation.<kind>: N" lines. */
+struct kind_count {
+	const char *name;
+	long long count;
+};
+
 struct stats {
 	struct counter *counters;	/* in the file's order */
 	int ncounters;
+	struct kind_count *kinds;	/* the kinds the kernel knows, in order */
+	int nkinds;
 	struct incomplete *incomplete;
 	int nincomplete;
 };
 
 void read_stats(struct stats *s);
 long long stat_get(const struct stats *s, const char *key);	/* -1: none */
+bool known_kind(const struct stats *s, const char *kind);
+/* "a, b, c": the kinds, for a message. */
+char *kind_list(const struct stats *s);
 void free_stats(struct stats *s);
 
 /* The filter file: a device or driver name, or "" for everything. */
