@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dmaown: what its files share: exit statuses and the helpers of util.c.
+ * dmaown: what its files share: the exit statuses, the commands and their
+ * options (dmaown.c, cmd-*.c), the tracker's files (debugfs.c), the JSON
+ * writer (json.c) and the helpers (util.c).
  */
 #ifndef DMAOWN_H
 #define DMAOWN_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,9 +15,43 @@
 #define EXIT_VIOLATIONS	1	/* the tracker or the trace found some */
 #define EXIT_USAGE	2	/* usage or environment error */
 
-/* dmaown.c: the global options */
+#define __maybe_unused	__attribute__((unused))
 
-extern const char *debugfs;		/* where debugfs is mounted */
+/* The tracker's trace events: tracepoints/dma_owner.h */
+#define EVENT_SYSTEM	"dma_owner"
+#define EVENT_VIOLATION	"dma_owner_violation"
+
+/* dmaown.c: the global options and the commands' option parser */
+
+extern bool use_json;			/* --json */
+extern const char *debugfs;		/* --debugfs DIR */
+
+/* A command's options, and where cmd_getopt() is in parsing them. */
+struct cmd_opts {
+	const struct option *options;	/* the command's own, {} ended */
+	const char *help;		/* what --help prints; NULL: dmaown's */
+	bool stop_at_arg;		/* its options end at its first argument */
+	bool other;			/* set: it was given another command's */
+	int end;			/* set: argv index after the last option */
+};
+
+/*
+ * The next of a command's options in @argv (argv[0] is the command's
+ * name): the val of its entry in o->options, or -1 after the last. It
+ * takes the global options itself, prints o->help and exits for --help,
+ * and fails for an option no command takes. An option only other commands
+ * take sets o->other, for the command to refuse in its own words.
+ */
+int cmd_getopt(struct cmd_opts *o, int argc, char **argv);
+
+/* The commands, cmd-*.c: argv[0] is the command's name; the exit status. */
+int cmd_status(int argc, char **argv);
+int cmd_mappings(int argc, char **argv);
+int cmd_violations(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+extern const struct option status_options[], mappings_options[],
+	violations_options[], record_options[], timeline_options[];
 
 /* debugfs.c: the tracker's files */
 
