@@ -5,6 +5,7 @@
  * violations log and the live mappings. The commands read only these.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,76 +163,146 @@ void free_reports(struct report *rs, int n)
 }
 
 /*
- * Parse the log: records start with "[SEQ] at T s" and end with an empty
- * line (see owner_report.c).
+ * The log (owner_report.c): each record is one line of key=value pairs for
+ * programs, the report's lines for people, and an empty line. The first
+ * line is the ABI: the keys are seq time kind op device driver handle size
+ * dir api owner caller map_site, in that order, and more may come anywhere;
+ * a value holds no space (space, tab, newline and backslash are written as
+ * \ooo, as in /proc/self/mounts), and "-" means none. dmaown takes what it
+ * shows from that line only, never from the prose.
  */
+
+/* A record line starts with a key: [a-z0-9_]+ then '='. */
+static bool is_record_line(const char *line)
+{
+	size_t n = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && line[n] == '=';
+}
+
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/* The value of @len bytes at @v, its \ooo escapes decoded; NULL for "-". */
+static char *decode_value(const char *v, size_t len)
+{
+	char *d = xmalloc(len + 1), *o = d;
+
+	if (len == 1 && *v == '-') {
+		free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (v[i] == '\\' && i + 3 < len && is_octal(v[i + 1]) &&
+		    is_octal(v[i + 2]) && is_octal(v[i + 3])) {
+			*o++ = (v[i + 1] - '0') << 6 | (v[i + 2] - '0') << 3 | (v[i + 3] - '0');
+			i += 3;
+		} else {
+			*o++ = v[i];
+		}
+	}
+	*o = 0;
+	return d;
+}
+
+/* The keys of the record line dmaown uses; it skips the others. */
+enum record_key {
+	KEY_SEQ, KEY_TIME, KEY_KIND, KEY_DEVICE, KEY_DRIVER, KEY_HANDLE,
+	KEY_CALLER, KEY_MAP_SITE, NR_KEYS,
+};
+
+static const char *const record_keys[NR_KEYS] = {
+	[KEY_SEQ]	= "seq",
+	[KEY_TIME]	= "time",
+	[KEY_KIND]	= "kind",
+	[KEY_DEVICE]	= "device",
+	[KEY_DRIVER]	= "driver",
+	[KEY_HANDLE]	= "handle",
+	[KEY_CALLER]	= "caller",
+	[KEY_MAP_SITE]	= "map_site",
+};
+
+/* @val[key]: the decoded values of the record line; NULL if not there or "-". */
+static void parse_record_line(const char *line, char *val[NR_KEYS])
+{
+	const char *p = line;
+
+	memset(val, 0, NR_KEYS * sizeof(*val));
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		const char *eq = memchr(p, '=', len);
+
+		for (int k = 0; eq && k < NR_KEYS; k++) {
+			size_t klen = eq - p;
+
+			/* The first of a key counts: a later one is not the ABI's. */
+			if (strlen(record_keys[k]) == klen &&
+			    !strncmp(record_keys[k], p, klen) && !val[k])
+				val[k] = decode_value(eq + 1, len - klen - 1);
+		}
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+/* The report from its record line's values: what it does not say is unknown. */
+static void fill_report(struct report *r, char *val[NR_KEYS])
+{
+	const char *seq = val[KEY_SEQ], *time = val[KEY_TIME];
+	char *end;
+
+	if (seq) {
+		r->seq = strtoull(seq, &end, 10);
+		if (end == seq || *end)
+			r->seq = 0;
+	}
+	if (time)
+		r->time = strtod(time, NULL);
+	/*
+	 * The text starts with the line that headed a report before the record
+	 * line: people read it, and --json has shown it since the first dmaown.
+	 */
+	r->text = xasprintf("[%s] at %s s\n", seq ? seq : "?", time ? time : "?");
+	r->kind = val[KEY_KIND] ? val[KEY_KIND] : xstrdup("?");
+	r->caller = val[KEY_CALLER] ? val[KEY_CALLER] : xstrdup("?");
+	r->device = val[KEY_DEVICE] ? val[KEY_DEVICE] : xstrdup("-");
+	r->driver = val[KEY_DRIVER] ? val[KEY_DRIVER] : xstrdup("-");
+	r->handle = val[KEY_HANDLE] ? val[KEY_HANDLE] : xstrdup("");
+	r->map_site = val[KEY_MAP_SITE] ? val[KEY_MAP_SITE] : xstrdup("");
+	free(val[KEY_SEQ]);
+	free(val[KEY_TIME]);
+}
+
 int read_reports(struct report **out)
 {
 	char *buf = slurp_tracker("violations"), *p = buf, *line;
 	struct report *rs = NULL, *r = NULL;
 	size_t textlen = 0;
 	int n = 0;
-	bool in_stack = false;
 
 	while ((line = next_line(&p))) {
-		char a[512], b[512];
+		char *val[NR_KEYS];
 
-		if (line[0] == '[') {
-			rs = xrealloc(rs, (n + 1) * sizeof(*rs));
-			r = &rs[n++];
-			memset(r, 0, sizeof(*r));
-			sscanf(line, "[%llu] at %lf s", &r->seq, &r->time);
-			r->text = xstrdup("");
-			textlen = 0;
-			in_stack = false;
-		}
-		if (!r)
-			continue;
-		if (!*line) {
+		if (!*line) {		/* the end of a record */
 			r = NULL;
 			continue;
 		}
-		r->text = xrealloc(r->text, textlen + strlen(line) + 2);
-		textlen += sprintf(r->text + textlen, "%s\n", line);
-		if (!r->kind && line[0] != '[') {
-			char *in = strstr(line, " in ");
-
-			if (in) {
-				r->kind = xstrndup(line, in - line);
-				r->caller = xstrdup(in + 4);
-			}
-		} else if (sscanf(line, "device %511s driver %511s", a, b) == 2 && !r->device) {
-			r->device = xstrdup(a);
-			r->driver = xstrdup(b);
-		} else if (!r->handle && strstr(line, " of 0x") && strstr(line, " size ")) {
-			char *h = strstr(line, " of 0x") + 4;
-
-			r->handle = xstrndup(h, strcspn(h, " "));
-		} else if (!strcmp(line, "mapped at:") ||
-			   !strcmp(line, "allocated at:")) {
-			in_stack = true;
-		} else if (in_stack && line[0] == ' ') {
-			if (!r->map_site)
-				r->map_site = xstrdup(line + 1);
-		} else {
-			in_stack = false;
+		if (r) {		/* the prose, kept whole */
+			r->text = xrealloc(r->text, textlen + strlen(line) + 2);
+			textlen += sprintf(r->text + textlen, "%s\n", line);
+			continue;
 		}
-	}
-	for (int i = 0; i < n; i++) {
-		struct report *x = &rs[i];
-
-		if (!x->kind)
-			x->kind = xstrdup("?");
-		if (!x->caller)
-			x->caller = xstrdup("?");
-		if (!x->device)
-			x->device = xstrdup("-");
-		if (!x->driver)
-			x->driver = xstrdup("-");
-		if (!x->handle)
-			x->handle = xstrdup("");
-		if (!x->map_site)
-			x->map_site = xstrdup("");
+		if (!is_record_line(line))
+			fail("%s/violations: a report starts \"%.40s\", not with its key=value line: the kernel is older than this dmaown",
+			     tracker_dir, line);
+		rs = xrealloc(rs, (n + 1) * sizeof(*rs));
+		r = &rs[n++];
+		memset(r, 0, sizeof(*r));
+		parse_record_line(line, val);
+		fill_report(r, val);
+		textlen = strlen(r->text);
 	}
 	free(buf);
 	*out = rs;

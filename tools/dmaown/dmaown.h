@@ -108,9 +108,9 @@ struct report {
 	char *caller;		/* the violating call site, %pS */
 	char *device;
 	char *driver;
-	char *handle;		/* "0x..." or "" for a leak */
+	char *handle;		/* "0x" and 16 digits as %pad, or "" */
 	char *map_site;		/* first frame of the map stack, or "" */
-	char *text;		/* the whole record */
+	char *text;		/* "[SEQ] at TIME s", then the lines for people */
 };
 
 /* The records of the log, oldest first; returns how many. */
