@@ -237,10 +237,10 @@ static inline bool dma_owner_filtered_out(struct device *dev)
 /* owner_device.c: what the tracker knows of each device */
 enum dma_owner_why {
 	DMA_OWNER_WHY_COMPLETE,
-	DMA_OWNER_WHY_TRACKING_STARTED,	/* tracking or the filter changed */
+	DMA_OWNER_WHY_TRACKING_STARTED,		/* tracking or the filter changed */
 	DMA_OWNER_WHY_UNTRACKED,		/* more untracked mappings than remembered */
-	DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT, /* sg segments past one with no DMA length */
-	DMA_OWNER_WHY_DELETED,		/* device_del() was called: nothing is tracked */
+	DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT,	/* sg segments past one with no DMA length */
+	DMA_OWNER_WHY_DELETED,			/* device_del() was called: nothing tracked */
 };
 
 void dma_owner_device_reset(struct device *dev);

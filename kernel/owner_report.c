@@ -505,6 +505,7 @@ static void print_record_line(struct seq_file *seq,
 {
 	const struct dma_owner_report *r = &rec->r;
 	const struct dma_owner_entry *e = r->has_entry ? &r->entry : NULL;
+	unsigned long site = e ? dma_owner_map_caller(e) : 0;
 	char owner[40];
 
 	seq_printf(seq, "seq=%llu time=%llu.%06llu kind=%s op=%s device=",
@@ -521,8 +522,7 @@ static void print_record_line(struct seq_file *seq,
 		   e ? api_names[e->api] : "-",
 		   e ? dma_owner_owner_string(e, owner, sizeof(owner)) : "-");
 	print_record_sym(seq, "caller", r->caller, false);
-	print_record_sym(seq, "map_site", e ? dma_owner_map_caller(e) : 0,
-			 !e || !dma_owner_map_caller(e));
+	print_record_sym(seq, "map_site", site, !site);
 	seq_putc(seq, '\n');
 }
 

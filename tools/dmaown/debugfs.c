@@ -165,7 +165,7 @@ void free_reports(struct report *rs, int n)
 /*
  * The log (owner_report.c): each record is one line of key=value pairs for
  * programs, the report's lines for people, and an empty line. The first
- * line is the ABI: the keys are seq time kind op device driver handle size
+ * line is the interface: the keys are seq time kind op device driver handle size
  * dir api owner caller map_site, in that order, and more may come anywhere;
  * a value holds no space (space, tab, newline and backslash are written as
  * \ooo, as in /proc/self/mounts), and "-" means none. dmaown takes what it
@@ -237,7 +237,7 @@ static void parse_record_line(const char *line, char *val[NR_KEYS])
 		for (int k = 0; eq && k < NR_KEYS; k++) {
 			size_t klen = eq - p;
 
-			/* The first of a key counts: a later one is not the ABI's. */
+			/* The first of a key counts: a later one is not the kernel's. */
 			if (strlen(record_keys[k]) == klen &&
 			    !strncmp(record_keys[k], p, klen) && !val[k])
 				val[k] = decode_value(eq + 1, len - klen - 1);
@@ -260,11 +260,6 @@ static void fill_report(struct report *r, char *val[NR_KEYS])
 	}
 	if (time)
 		r->time = strtod(time, NULL);
-	/*
-	 * The text starts with the line that headed a report before the record
-	 * line: people read it, and --json has shown it since the first dmaown.
-	 */
-	r->text = xasprintf("[%s] at %s s\n", seq ? seq : "?", time ? time : "?");
 	r->kind = val[KEY_KIND] ? val[KEY_KIND] : xstrdup("?");
 	r->caller = val[KEY_CALLER] ? val[KEY_CALLER] : xstrdup("?");
 	r->device = val[KEY_DEVICE] ? val[KEY_DEVICE] : xstrdup("-");
@@ -302,6 +297,8 @@ int read_reports(struct report **out)
 		memset(r, 0, sizeof(*r));
 		parse_record_line(line, val);
 		fill_report(r, val);
+		/* The whole record, as the log holds it, for --json's "report". */
+		r->text = xasprintf("%s\n", line);
 		textlen = strlen(r->text);
 	}
 	free(buf);
