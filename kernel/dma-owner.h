@@ -21,7 +21,8 @@ struct scatterlist;
 /*
  * Which family of the API made a mapping; unmapping must use the same. The
  * non-coherent allocators' memory is synced like a streaming mapping, so it
- * is tracked as one, from allocation (owned by the CPU) to free.
+ * is tracked as one, from allocation (owned by the CPU) to free. Coherent
+ * memory has no owner: it is tracked only to check how it is freed.
  */
 enum dma_owner_api {
 	DMA_OWNER_API_PAGE,	/* dma_map_page(), dma_map_single() */
@@ -29,6 +30,7 @@ enum dma_owner_api {
 	DMA_OWNER_API_RESOURCE,	/* dma_map_resource() */
 	DMA_OWNER_API_PAGES,	/* dma_alloc_pages(), dma_alloc_noncoherent() */
 	DMA_OWNER_API_NONCONTIGUOUS, /* dma_alloc_noncontiguous() */
+	DMA_OWNER_API_COHERENT,	/* dma_alloc_attrs(), dma_alloc_coherent() */
 };
 
 /* The operations that move ownership. */
@@ -69,6 +71,15 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 			 int nelems, enum dma_data_direction dir,
 			 enum dma_owner_op op, unsigned long caller);
+void __dma_owner_alloc_coherent(struct device *dev, size_t size,
+				dma_addr_t addr, const void *cpu_addr,
+				unsigned long caller);
+void __dma_owner_free_coherent(struct device *dev, size_t size,
+			       const void *cpu_addr, dma_addr_t addr,
+			       unsigned long caller);
+void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr);
+void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
+			    enum dma_data_direction dir);
 void dma_owner_driver_bound(struct device *dev);
 void dma_owner_driver_unbound(struct device *dev);
 void dma_owner_device_gone(struct device *dev);
@@ -126,6 +137,40 @@ static inline void dma_owner_sync_sg(struct device *dev,
 		__dma_owner_sync_sg(dev, sg, nelems, dir, op, caller);
 }
 
+static inline void dma_owner_alloc_coherent(struct device *dev, size_t size,
+					    dma_addr_t addr,
+					    const void *cpu_addr,
+					    unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_alloc_coherent(dev, size, addr, cpu_addr, caller);
+}
+
+static inline void dma_owner_free_coherent(struct device *dev, size_t size,
+					   const void *cpu_addr,
+					   dma_addr_t addr,
+					   unsigned long caller)
+{
+	if (dma_owner_tracking())
+		__dma_owner_free_coherent(dev, size, cpu_addr, addr, caller);
+}
+
+/* From dma_mapping_error(), inlined in the driver: the handle was checked. */
+static inline void dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
+{
+	if (dma_owner_tracking())
+		__dma_owner_mapping_error(dev, addr);
+}
+
+/* From dma_map_single_attrs(), before the memory is mapped: is it mappable? */
+static __always_inline void dma_owner_map_single(struct device *dev,
+						 const void *ptr, size_t size,
+						 enum dma_data_direction dir)
+{
+	if (dma_owner_tracking())
+		__dma_owner_map_single(dev, ptr, size, dir);
+}
+
 #else /* !CONFIG_DMA_OWNER_DEBUG */
 
 static inline bool dma_owner_tracking(void) { return false; }
@@ -152,6 +197,19 @@ static inline void dma_owner_sync_sg(struct device *dev,
 				     struct scatterlist *sg, int nelems,
 				     enum dma_data_direction dir,
 				     enum dma_owner_op op, unsigned long caller) { }
+static inline void dma_owner_alloc_coherent(struct device *dev, size_t size,
+					    dma_addr_t addr,
+					    const void *cpu_addr,
+					    unsigned long caller) { }
+static inline void dma_owner_free_coherent(struct device *dev, size_t size,
+					   const void *cpu_addr,
+					   dma_addr_t addr,
+					   unsigned long caller) { }
+static inline void dma_owner_mapping_error(struct device *dev,
+					   dma_addr_t addr) { }
+static inline void dma_owner_map_single(struct device *dev, const void *ptr,
+					size_t size,
+					enum dma_data_direction dir) { }
 static inline void dma_owner_driver_bound(struct device *dev) { }
 static inline void dma_owner_driver_unbound(struct device *dev) { }
 static inline void dma_owner_device_gone(struct device *dev) { }

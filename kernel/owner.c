@@ -34,7 +34,9 @@ struct call {
 	size_t size;
 	enum dma_data_direction dir;
 	enum dma_owner_op op;
-	enum dma_owner_api api;		/* of an unmap */
+	enum dma_owner_api api;		/* of a map or an unmap */
+	int nents;			/* of an sg call: the count passed */
+	const void *cpu_addr;		/* of a coherent free */
 	unsigned long caller;
 };
 
@@ -67,7 +69,9 @@ static bool fits(const struct call *c, const struct dma_owner_entry *e)
 		return false;
 	if (c->op == DMA_OWNER_OP_UNMAP)
 		return e->handle == c->addr;
-	return c->addr >= e->handle && c->addr - e->handle < e->size;
+	/* Coherent memory is never synced: no sync means it. */
+	return e->api != DMA_OWNER_API_COHERENT &&
+	       c->addr >= e->handle && c->addr - e->handle < e->size;
 }
 
 /* The bytes of @e a sync names, cut to the mapping. */
@@ -104,11 +108,20 @@ static unsigned long call_kinds(const struct call *c,
 	unsigned long kinds = 0;
 	u32 lo, hi;
 
+	/* Any use of a handle: it must have been checked, and an sg list named as mapped. */
+	if (!e->error_checked)
+		kinds |= BIT(DMA_OWNER_MAP_ERROR_UNCHECKED);
+	if (c->nents && e->api == DMA_OWNER_API_SG && c->nents != e->sg_nents)
+		kinds |= BIT(DMA_OWNER_SG_COUNT_MISMATCH);
 	if (c->op == DMA_OWNER_OP_UNMAP) {
 		if (e->size != c->size)
 			kinds |= BIT(DMA_OWNER_SIZE_MISMATCH);
 		if (e->dir != c->dir)
 			kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
+		if (e->api != c->api)
+			kinds |= BIT(DMA_OWNER_API_MISMATCH);
+		else if (e->api == DMA_OWNER_API_COHERENT && e->cpu_addr != c->cpu_addr)
+			kinds |= BIT(DMA_OWNER_CPU_ADDRESS_MISMATCH);
 		return kinds;
 	}
 	if (c->size > e->size - (c->addr - e->handle))
@@ -296,7 +309,8 @@ static void report_kinds(struct verdict *v, const struct call *c,
 	struct dma_owner_report r = {
 		.op = c->op, .dev = c->dev, .addr = c->addr, .size = c->size,
 		.dir = c->dir, .caller = c->caller, .has_entry = true,
-		.entry = *snap,
+		.entry = *snap, .api = c->api, .nents = c->nents,
+		.cpu_addr = c->cpu_addr,
 	};
 	unsigned int kind;
 
@@ -311,17 +325,51 @@ static void report_kinds(struct verdict *v, const struct call *c,
 	}
 }
 
+/*
+ * Is the address of a sync inside a live coherent allocation? Then the
+ * sync is needless, but not a use of an unknown handle.
+ */
+static bool in_coherent(const struct call *c)
+{
+	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned long flags;
+	unsigned int n, i;
+	bool found = false;
+
+	n = dma_owner_places_of(c->addr, false, p);
+	for (i = 0; i < n && !found; i++) {
+		b = dma_owner_bucket(c->dev, p[i].level, p[i].chunk);
+		dma_owner_lock_bucket(b, &flags);
+		hlist_bl_for_each_entry(e, pos, b, node) {
+			if (e->dev == c->dev && e->api == DMA_OWNER_API_COHERENT &&
+			    e->level == p[i].level &&
+			    dma_owner_entry_chunk(e) == p[i].chunk &&
+			    c->addr >= e->handle && c->addr - e->handle < e->size) {
+				found = true;
+				break;
+			}
+		}
+		dma_owner_unlock_bucket(b, flags);
+	}
+	return found;
+}
+
 /* No live mapping fits: unknown-handle or use-after-unmap, if we can tell. */
 static void report_miss(struct verdict *v, const struct call *c)
 {
 	struct dma_owner_report r = {
 		.op = c->op, .dev = c->dev, .addr = c->addr, .size = c->size,
-		.dir = c->dir, .caller = c->caller,
+		.dir = c->dir, .caller = c->caller, .api = c->api,
 		.kind = DMA_OWNER_UNKNOWN_HANDLE,
 	};
 
 	if (!dma_owner_may_report_miss(c->dev, c->addr, c->op == DMA_OWNER_OP_UNMAP) ||
 	    READ_ONCE(dma_owner_settling))
+		return;
+	if (c->op != DMA_OWNER_OP_UNMAP && in_coherent(c))
 		return;
 	if (dma_owner_find_unmapped(c->dev, c->addr, &r)) {
 		r.kind = DMA_OWNER_USE_AFTER_UNMAP;
@@ -330,6 +378,25 @@ static void report_miss(struct verdict *v, const struct call *c)
 	if (v->reported & BIT(r.kind))
 		return;
 	v->reported |= BIT(r.kind);
+	dma_owner_report(&r);
+}
+
+/*
+ * What the call's arguments alone break (owner_args.c): no mapping is
+ * concerned, so none is named; @what says which rule.
+ */
+static void report_arg(struct verdict *v, const struct call *c,
+		       enum dma_owner_kind kind, const char *what, u64 limit)
+{
+	struct dma_owner_report r = {
+		.kind = kind, .op = c->op, .dev = c->dev, .addr = c->addr,
+		.size = c->size, .dir = c->dir, .caller = c->caller,
+		.api = c->api, .what = what, .limit = limit,
+	};
+
+	if (v->reported & BIT(kind))
+		return;
+	v->reported |= BIT(kind);
 	dma_owner_report(&r);
 }
 
@@ -404,6 +471,8 @@ static void do_sync(const struct call *c, struct verdict *v)
 			continue;
 		before = dma_owner_state(k.e);
 		dma_owner_record(k.e, c->op, c->caller);
+		/* An unchecked handle is reported at its first use only. */
+		k.e->error_checked = 1;
 		kinds = k.common | apply_sync(k.e, c, &mem);
 		after = dma_owner_state(k.e);
 		if (kinds)
@@ -455,9 +524,10 @@ static void do_unmap(const struct call *c, struct verdict *v)
 		break;
 	}
 	if (!e) {
-		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir,
-				      DMA_OWNER_STATE_NONE, DMA_OWNER_STATE_NONE,
-				      c->caller);
+		if (c->api != DMA_OWNER_API_COHERENT)
+			trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir,
+					      DMA_OWNER_STATE_NONE,
+					      DMA_OWNER_STATE_NONE, c->caller);
 		if (!k.n)
 			report_miss(v, c);
 		return;
@@ -465,8 +535,10 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	/* Out of the table, the entry is ours alone. */
 	state = dma_owner_state(e);
 	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
-	trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
-			      DMA_OWNER_STATE_NONE, c->caller);
+	/* The events follow ownership, which coherent memory does not have. */
+	if (e->api != DMA_OWNER_API_COHERENT)
+		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
+				      DMA_OWNER_STATE_NONE, c->caller);
 	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
 	dma_owner_remember_unmapped(e, c->caller);
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr))) {
@@ -488,13 +560,14 @@ static void do_unmap(const struct call *c, struct verdict *v)
 /*
  * A new mapping: the device owns it. Memory from the non-coherent
  * allocators starts with the CPU, which owns it until it is synced for the
- * device (Documentation/core-api/dma-api.rst).
+ * device (Documentation/core-api/dma-api.rst). Coherent memory has no
+ * owner; its CPU address is kept for the free.
  */
 static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs,
 		    enum dma_owner_api api, phys_addr_t phys,
-		    depot_stack_handle_t *stack, unsigned int sg_ents,
-		    unsigned long caller)
+		    const void *cpu_addr, depot_stack_handle_t *stack,
+		    unsigned int sg_nents, unsigned long caller)
 {
 	struct dma_owner_entry *e;
 	int owner;
@@ -506,16 +579,21 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 	}
 	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
 		e->cpu_hi = size;
+	else if (api == DMA_OWNER_API_COHERENT)
+		e->cpu_addr = cpu_addr;
 	if (!*stack)
 		*stack = dma_owner_save_map_stack(caller);
 	e->map_stack = *stack;
-	e->sg_ents = sg_ents;
+	e->sg_nents = sg_nents;
+	/* Only a single mapping returns an error handle to be checked. */
+	e->error_checked = api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_RESOURCE;
 	dma_owner_record(e, DMA_OWNER_OP_MAP, caller);
 	owner = dma_owner_state(e);
 	/* In the table, the entry may be unmapped or flushed at once. */
 	dma_owner_insert(e);
-	trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE, owner,
-			    caller);
+	if (api != DMA_OWNER_API_COHERENT)
+		trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
+				    owner, caller);
 }
 
 /**
@@ -534,12 +612,22 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 		     enum dma_owner_api api, phys_addr_t phys,
 		     unsigned long caller)
 {
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = DMA_OWNER_OP_MAP, .api = api, .caller = caller };
 	depot_stack_handle_t stack = 0;
+	struct verdict v = {};
+	const char *what;
 
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	map_one(dev, addr, size, dir, attrs, api, phys, &stack, 0, caller);
+	map_one(dev, addr, size, dir, attrs, api, phys, NULL, &stack, 0, caller);
+	/* The allocators' memory is theirs, and a resource is not memory. */
+	if (api == DMA_OWNER_API_PAGE && phys) {
+		what = dma_owner_bad_memory(phys, size);
+		if (what)
+			report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map);
 
@@ -582,14 +670,31 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			int ents, enum dma_data_direction dir,
 			unsigned long attrs, unsigned long caller)
 {
+	struct call c = { .dev = dev, .dir = dir, .op = DMA_OWNER_OP_MAP,
+			  .api = DMA_OWNER_API_SG, .nents = nents,
+			  .caller = caller };
 	depot_stack_handle_t stack = 0;
+	struct verdict v = {};
 	struct scatterlist *s;
+	const char *what;
 	phys_addr_t phys;
+	u64 limit;
 	int i;
 
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
+	/* The memory is checked entry by entry, the limits segment by segment. */
+	for_each_sg(sg, s, nents, i) {
+		if (!sg_page(s))
+			continue;
+		what = dma_owner_bad_memory(sg_phys(s), s->length);
+		if (what) {
+			c.addr = i < ents ? sg_dma_address(s) : 0;
+			c.size = s->length;
+			report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+		}
+	}
 	for_each_sg(sg, s, ents, i) {
 		/*
 		 * The segments are those before the first with no DMA length,
@@ -602,7 +707,14 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		/* Segment i is sg entry i only when nothing was merged. */
 		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
 		map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
-			DMA_OWNER_API_SG, phys, &stack, ents, caller);
+			DMA_OWNER_API_SG, phys, NULL, &stack, nents, caller);
+		what = dma_owner_segment_breaks(dev, sg_dma_address(s),
+						sg_dma_len(s), &limit);
+		if (what) {
+			c.addr = sg_dma_address(s);
+			c.size = sg_dma_len(s);
+			report_arg(&v, &c, DMA_OWNER_SG_SEGMENT_LIMIT, what, limit);
+		}
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map_sg);
@@ -620,6 +732,7 @@ static void sg_call(struct call *c, struct scatterlist *sg, int nents)
 	struct scatterlist *s;
 	int i;
 
+	c->nents = nents;
 	for_each_sg(sg, s, nents, i) {
 		if (!sg_dma_len(s))
 			break;
@@ -712,3 +825,115 @@ void __dma_owner_sync_sg(struct device *dev, struct scatterlist *sg,
 	sg_call(&c, sg, nelems);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync_sg);
+
+/**
+ * __dma_owner_alloc_coherent() - coherent memory was allocated
+ * @dev: the device
+ * @size: its length
+ * @addr: the DMA address returned to the driver
+ * @cpu_addr: the CPU address returned to the driver
+ * @caller: the driver's call site
+ *
+ * It has no owner, the CPU and the device use it at any time: it is
+ * tracked so that its free is checked, and a leak of it reported.
+ */
+void __dma_owner_alloc_coherent(struct device *dev, size_t size,
+				dma_addr_t addr, const void *cpu_addr,
+				unsigned long caller)
+{
+	depot_stack_handle_t stack = 0;
+
+	guard(rcu)();
+	if (dma_owner_filtered_out(dev))
+		return;
+	map_one(dev, addr, size, DMA_BIDIRECTIONAL, 0, DMA_OWNER_API_COHERENT,
+		0, cpu_addr, &stack, 0, caller);
+}
+EXPORT_SYMBOL_IF_KUNIT(__dma_owner_alloc_coherent);
+
+/**
+ * __dma_owner_free_coherent() - coherent memory is about to be freed
+ * @dev: the device
+ * @size: the size passed
+ * @cpu_addr: the CPU address passed
+ * @addr: the DMA address passed
+ * @caller: the driver's call site
+ */
+void __dma_owner_free_coherent(struct device *dev, size_t size,
+			       const void *cpu_addr, dma_addr_t addr,
+			       unsigned long caller)
+{
+	struct call c = { .dev = dev, .addr = addr, .size = size,
+			  .dir = DMA_BIDIRECTIONAL, .op = DMA_OWNER_OP_UNMAP,
+			  .api = DMA_OWNER_API_COHERENT, .cpu_addr = cpu_addr,
+			  .caller = caller };
+	struct verdict v = {};
+
+	guard(rcu)();
+	if (dma_owner_filtered_out(dev))
+		return;
+	do_unmap(&c, &v);
+}
+EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
+
+/**
+ * __dma_owner_mapping_error() - dma_mapping_error() checked a handle
+ * @dev: the device
+ * @addr: the handle
+ *
+ * Every live mapping of @dev that the handle starts counts as checked: with
+ * identical handles, which one the driver meant cannot be told.
+ */
+void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
+{
+	struct call c = { .dev = dev, .addr = addr, .op = DMA_OWNER_OP_UNMAP };
+	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned long flags;
+	unsigned int n, i;
+
+	if (addr == DMA_MAPPING_ERROR)
+		return;
+	guard(rcu)();
+	n = dma_owner_places_of(addr, true, p);
+	for (i = 0; i < n; i++) {
+		b = dma_owner_bucket(dev, p[i].level, p[i].chunk);
+		if (hlist_bl_empty(b))
+			continue;
+		dma_owner_lock_bucket(b, &flags);
+		hlist_bl_for_each_entry(e, pos, b, node)
+			if (fits(&c, e))
+				e->error_checked = 1;
+		dma_owner_unlock_bucket(b, flags);
+	}
+}
+EXPORT_SYMBOL(__dma_owner_mapping_error);
+
+/**
+ * __dma_owner_map_single() - dma_map_single() is about to map a CPU address
+ * @dev: the device
+ * @ptr: the address
+ * @size: its length
+ * @dir: the direction
+ *
+ * Only here is the CPU address known: dma_map_page_attrs() gets its page.
+ */
+void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
+			    enum dma_data_direction dir)
+{
+	struct call c = { .dev = dev, .size = size, .dir = dir,
+			  .op = DMA_OWNER_OP_MAP, .api = DMA_OWNER_API_PAGE,
+			  .caller = _RET_IP_ };
+	struct verdict v = {};
+	const char *what;
+
+	guard(rcu)();
+	if (dma_owner_filtered_out(dev))
+		return;
+	what = dma_owner_bad_cpu_addr(ptr);
+	if (what)
+		report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+}
+EXPORT_SYMBOL(__dma_owner_map_single);

@@ -33,6 +33,12 @@ enum dma_owner_kind {
 	DMA_OWNER_SIZE_MISMATCH,
 	DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED,
 	DMA_OWNER_LEAK,
+	DMA_OWNER_MAP_ERROR_UNCHECKED,
+	DMA_OWNER_API_MISMATCH,
+	DMA_OWNER_SG_COUNT_MISMATCH,
+	DMA_OWNER_SG_SEGMENT_LIMIT,
+	DMA_OWNER_BAD_MEMORY,
+	DMA_OWNER_CPU_ADDRESS_MISMATCH,
 	DMA_OWNER_NR_KINDS
 };
 
@@ -63,10 +69,13 @@ struct dma_owner_ranges {
  * @cpu_hi:	end of that range; @cpu_lo == @cpu_hi: the device owns it all.
  *		When @inexact, a range that holds every byte the CPU may own.
  * @ranges:	instead of @cpu_lo and @cpu_hi when @fragmented
+ * @cpu_addr:	instead of them for a coherent allocation, which has no
+ *		owner: its CPU address, which its free must pass again
  * @size:	length in bytes (larger mappings are not tracked)
  * @map_stack:	where it was mapped (stack depot handle)
  * @map_jiffies: when it was mapped
- * @sg_ents:	for an sg segment: how many segments the list mapped to
+ * @sg_nents:	for an sg segment: the entry count passed to dma_map_sg(),
+ *		which every later call on the list must pass again
  * @syncs_for_cpu: number of sync_for_cpu calls (saturating)
  * @syncs_for_device: number of sync_for_device calls (saturating)
  * @dir:	the direction it was mapped with
@@ -80,6 +89,8 @@ struct dma_owner_ranges {
  * @fragmented:	the CPU owns several ranges, in @ranges
  * @in_parts:	in a snapshot of a @fragmented entry: the CPU owns parts
  *		of [@cpu_lo, @cpu_hi), not all of it
+ * @error_checked: dma_mapping_error() was called on the handle, or the
+ *		map function has no error handle to check (sg, allocators)
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
  * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
@@ -99,11 +110,12 @@ struct dma_owner_entry {
 			u32 cpu_hi;
 		};
 		struct dma_owner_ranges *ranges;
+		const void *cpu_addr;
 	};
 	u32 size;
 	depot_stack_handle_t map_stack;
 	u32 map_jiffies;
-	u32 sg_ents;
+	u32 sg_nents;
 	u16 syncs_for_cpu;
 	u16 syncs_for_device;
 	u16 dir:2;
@@ -114,6 +126,7 @@ struct dma_owner_entry {
 	u16 has_csum:1;
 	u16 fragmented:1;
 	u16 in_parts:1;
+	u16 error_checked:1;
 	u8 hist_len;
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
@@ -149,6 +162,11 @@ static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *
  * @entry:	that snapshot
  * @unmap_caller: for use-after-unmap, who unmapped it
  * @unmap_jiffies: and when
+ * @api:	for api-mismatch, the family of the function called
+ * @nents:	for sg-count-mismatch, the entry count the call passed
+ * @what:	for bad-memory and sg-segment-limit, the rule broken, in words
+ * @limit:	for sg-segment-limit, the device's limit that was broken
+ * @cpu_addr:	for cpu-address-mismatch, the CPU address the free passed
  */
 struct dma_owner_report {
 	enum dma_owner_kind kind;
@@ -162,6 +180,11 @@ struct dma_owner_report {
 	struct dma_owner_entry entry;
 	unsigned long unmap_caller;
 	u32 unmap_jiffies;
+	enum dma_owner_api api;
+	int nents;
+	const char *what;
+	u64 limit;
+	const void *cpu_addr;
 };
 
 /* A live mapping as the mappings file shows it, names included. */
@@ -199,7 +222,7 @@ enum dma_owner_report_mode {
 /* The owner of a mapping, as the trace events name it. */
 static inline int dma_owner_state(const struct dma_owner_entry *e)
 {
-	if (e->inexact)
+	if (e->inexact || e->api == DMA_OWNER_API_COHERENT)
 		return DMA_OWNER_STATE_MIXED;
 	if (e->fragmented || e->cpu_lo != e->cpu_hi)
 		return DMA_OWNER_STATE_CPU;
@@ -381,6 +404,12 @@ static inline bool dma_owner_device_owns_all(const struct dma_owner_entry *e)
 bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi);
 void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
 			  bool to_cpu, struct dma_owner_ranges_mem *mem);
+
+/* owner_args.c: what a call's arguments alone break */
+const char *dma_owner_bad_memory(phys_addr_t phys, size_t size);
+const char *dma_owner_bad_cpu_addr(const void *ptr);
+const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,
+				     size_t len, u64 *limit);
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);

@@ -39,6 +39,12 @@ const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS] = {
 	[DMA_OWNER_SIZE_MISMATCH]		= "size-mismatch",
 	[DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED] = "cpu-write-while-device-owned",
 	[DMA_OWNER_LEAK]			= "leak",
+	[DMA_OWNER_MAP_ERROR_UNCHECKED]		= "map-error-unchecked",
+	[DMA_OWNER_API_MISMATCH]		= "api-mismatch",
+	[DMA_OWNER_SG_COUNT_MISMATCH]		= "sg-count-mismatch",
+	[DMA_OWNER_SG_SEGMENT_LIMIT]		= "sg-segment-limit",
+	[DMA_OWNER_BAD_MEMORY]			= "bad-memory",
+	[DMA_OWNER_CPU_ADDRESS_MISMATCH]	= "cpu-address-mismatch",
 };
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_kind_names);
 
@@ -63,6 +69,7 @@ static const char *const api_names[] = {
 	[DMA_OWNER_API_RESOURCE]	= "resource",
 	[DMA_OWNER_API_PAGES]		= "noncoherent",
 	[DMA_OWNER_API_NONCONTIGUOUS]	= "noncontiguous",
+	[DMA_OWNER_API_COHERENT]	= "coherent",
 };
 
 /**
@@ -70,15 +77,14 @@ static const char *const api_names[] = {
  * @op: the operation
  * @api: the family of the mapping it concerns
  *
- * Memory from the non-coherent allocators is allocated and freed, not
- * mapped and unmapped.
+ * Memory from the allocators, coherent or not, is allocated and freed,
+ * not mapped and unmapped.
  *
  * Return: the name.
  */
 const char *dma_owner_op_name(enum dma_owner_op op, enum dma_owner_api api)
 {
-	bool alloc = api == DMA_OWNER_API_PAGES ||
-		     api == DMA_OWNER_API_NONCONTIGUOUS;
+	bool alloc = api >= DMA_OWNER_API_PAGES;
 
 	if (alloc && op == DMA_OWNER_OP_MAP)
 		return "alloc";
@@ -127,6 +133,18 @@ static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
 		"the CPU changed a DMA_TO_DEVICE buffer while the device owned it",
 	[DMA_OWNER_LEAK] =
 		"the driver unbound with this mapping still mapped",
+	[DMA_OWNER_MAP_ERROR_UNCHECKED] =
+		"the handle was used without dma_mapping_error() checking it after the map",
+	[DMA_OWNER_API_MISMATCH] =
+		"unmapped or freed with a function of another family than the one that mapped it",
+	[DMA_OWNER_SG_COUNT_MISMATCH] =
+		"an sg call must pass the entry count that was passed to dma_map_sg(), not another",
+	[DMA_OWNER_SG_SEGMENT_LIMIT] =
+		"a mapped sg segment breaks the limits the device declared to the DMA API",
+	[DMA_OWNER_BAD_MEMORY] =
+		"this memory must never be mapped for DMA",
+	[DMA_OWNER_CPU_ADDRESS_MISMATCH] =
+		"the CPU address differs from the one the allocation returned",
 };
 
 int dma_owner_report_mode = DMA_OWNER_REPORT_RATELIMIT;
@@ -239,13 +257,15 @@ static __printf(2, 3) void out(struct seq_file *seq, const char *fmt, ...)
  * @e must be a snapshot (dma_owner_snapshot()), not a live entry.
  *
  * Return: @buf, holding "device", "cpu[lo-hi)", "cpu-parts[lo-hi)" (the
- * CPU owns several ranges between lo and hi) or "cpu+device" (not known
- * exactly).
+ * CPU owns several ranges between lo and hi), "cpu+device" (not known
+ * exactly) or "coherent" (no owner: a coherent allocation).
  */
 const char *dma_owner_owner_string(const struct dma_owner_entry *e, char *buf,
 				   size_t len)
 {
-	if (e->inexact)
+	if (e->api == DMA_OWNER_API_COHERENT)
+		snprintf(buf, len, "coherent");
+	else if (e->inexact)
 		snprintf(buf, len, "cpu+device");
 	else if (e->cpu_lo != e->cpu_hi)
 		snprintf(buf, len, "%s[%#x-%#x)", e->in_parts ? "cpu-parts" : "cpu",
@@ -283,6 +303,37 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 	}
 }
 
+/* What the kinds that judge a call's arguments found, in their words. */
+static void print_arg_detail(struct seq_file *seq,
+			     const struct dma_owner_report *r)
+{
+	switch (r->kind) {
+	case DMA_OWNER_API_MISMATCH:
+		out(seq, "%s with the %s API, %s with the %s API\n",
+		    dma_owner_op_name(DMA_OWNER_OP_MAP, r->entry.api),
+		    api_names[r->entry.api],
+		    dma_owner_op_name(r->op, r->api), api_names[r->api]);
+		break;
+	case DMA_OWNER_SG_COUNT_MISMATCH:
+		out(seq, "the list was mapped with %u entries, this call passes %d\n",
+		    r->entry.sg_nents, r->nents);
+		break;
+	case DMA_OWNER_SG_SEGMENT_LIMIT:
+		out(seq, "segment %pad size %zu is %s (%#llx)\n",
+		    &r->addr, r->size, r->what, r->limit);
+		break;
+	case DMA_OWNER_BAD_MEMORY:
+		out(seq, "the memory is %s\n", r->what);
+		break;
+	case DMA_OWNER_CPU_ADDRESS_MISMATCH:
+		out(seq, "allocated at CPU address %p, freed at %p\n",
+		    r->entry.cpu_addr, r->cpu_addr);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * The report itself. Device and driver names are passed as strings: the
  * debugfs log prints them long after the device may be gone.
@@ -298,9 +349,10 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 		out(seq, "unbind of %s %s\n", drv, dev);
 	else
 		out(seq, "%s of %pad size %zu %s by %pS\n",
-		    r->has_entry ? dma_owner_op_name(r->op, r->entry.api) :
-				   dma_owner_op_names[r->op], &r->addr, r->size,
+		    dma_owner_op_name(r->op, r->has_entry ? r->entry.api : r->api),
+		    &r->addr, r->size,
 		    dma_owner_dir_name(r->dir), (void *)r->caller);
+	print_arg_detail(seq, r);
 	out(seq, "device %s driver %s\n", dev, drv);
 	if (r->has_entry) {
 		print_entry(seq, &r->entry, now);
@@ -513,7 +565,7 @@ static void print_record_line(struct seq_file *seq,
 		   (rec->time_ns % NSEC_PER_SEC) / 1000,
 		   dma_owner_kind_names[r->kind],
 		   r->kind == DMA_OWNER_LEAK ? "unbind" :
-		   e ? dma_owner_op_name(r->op, e->api) : dma_owner_op_names[r->op]);
+		   dma_owner_op_name(r->op, e ? e->api : r->api));
 	seq_escape(seq, rec->dev, RECORD_ESCAPE);
 	seq_puts(seq, " driver=");
 	seq_escape(seq, rec->drv, RECORD_ESCAPE);

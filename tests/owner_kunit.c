@@ -15,11 +15,14 @@
 #include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/hex.h>
 #include <linux/kallsyms.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "owner.h"
 
@@ -100,6 +103,8 @@ static noinline void map(struct kunit *test, u64 addr, size_t size,
 {
 	__dma_owner_map(DEV(test), addr, size, dir, attrs, DMA_OWNER_API_PAGE,
 			0, _RET_IP_);
+	/* As every driver must: see test_map_error_unchecked. */
+	__dma_owner_mapping_error(DEV(test), addr);
 }
 
 static noinline void unmap(struct kunit *test, u64 addr, size_t size,
@@ -815,6 +820,7 @@ static void test_cpu_write_while_device_owned(struct kunit *test)
 	/* right: to the CPU, write, back to the device */
 	__dma_owner_map(DEV(test), addr, 512, DMA_TO_DEVICE, 0,
 			DMA_OWNER_API_PAGE, virt_to_phys(buf), _THIS_IP_);
+	__dma_owner_mapping_error(DEV(test), addr);
 	for_cpu(test, addr, 512, DMA_TO_DEVICE);
 	buf[10] = 1;
 	for_dev(test, addr, 512, DMA_TO_DEVICE);
@@ -866,11 +872,15 @@ static void test_sg(struct kunit *test)
 	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_FROM_DEVICE, 0, _THIS_IP_);
 	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
 	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
-	/* a partial sync: the first two segments only */
+	/*
+	 * The first two segments only: the count is wrong (every sync_sg
+	 * passes the list's), but those two are the CPU's all the same.
+	 */
 	__dma_owner_sync_sg(dev, sgl, 2, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
 	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
 	/* segments 0 and 1 were the CPU's already: one report per call */
-	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_SG_COUNT_MISMATCH,
+		       DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
 	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
 	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
@@ -958,6 +968,219 @@ static void test_sg_dir_and_range(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
 }
 
+/*
+ * dma_mapping_error() is the only way to tell a single mapping's handle
+ * from a failure: a handle used without it is reported at its first use,
+ * once. sg lists and the allocators report failure otherwise.
+ */
+static void test_map_error_unchecked(struct kunit *test)
+{
+	struct device *dev = DEV(test);
+
+	__dma_owner_map(dev, BASE, 4096, DMA_FROM_DEVICE, 0,
+			DMA_OWNER_API_PAGE, 0, _THIS_IP_);
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MAP_ERROR_UNCHECKED);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* dma-debug's case: mapped, never checked, unmapped */
+	__dma_owner_map(dev, BASE, 4096, DMA_BIDIRECTIONAL, 0,
+			DMA_OWNER_API_RESOURCE, 0, _THIS_IP_);
+	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
+			  DMA_OWNER_API_RESOURCE, _THIS_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_MAP_ERROR_UNCHECKED);
+	/* checked: silent */
+	map(test, BASE, 4096, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 4096, DMA_FROM_DEVICE);
+	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
+	/* no error handle to check */
+	alloc_nc(test, BASE, 4096, DMA_BIDIRECTIONAL);
+	free_nc(test, BASE, 4096, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+	/* identical handles: the check counts for each, it cannot be told which */
+	__dma_owner_map(dev, BASE, 4096, DMA_TO_DEVICE, 0,
+			DMA_OWNER_API_PAGE, 0, _THIS_IP_);
+	map(test, BASE, 4096, DMA_TO_DEVICE, 0);
+	unmap(test, BASE, 4096, DMA_TO_DEVICE);
+	unmap(test, BASE, 4096, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	/* a failed map is not tracked, its check finds nothing */
+	__dma_owner_mapping_error(dev, DMA_MAPPING_ERROR);
+	EXPECT_SILENT(test);
+}
+
+/* Unmapped or freed with a function of another family than mapped it. */
+static void test_api_mismatch(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 4);
+	struct device *dev = DEV(test);
+
+	__dma_owner_map_sg(dev, sgl, 4, 4, DMA_TO_DEVICE, 0, _THIS_IP_);
+	/* a segment of the list, as if it were a single mapping */
+	unmap(test, BASE, 4096, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, (int)report(test, 0)->entry.api, DMA_OWNER_API_SG);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->api, DMA_OWNER_API_PAGE);
+	EXPECT_REPORTS(test, DMA_OWNER_API_MISMATCH);
+	/* non-coherent memory unmapped instead of freed */
+	alloc_nc(test, BASE + SZ_1M, 4096, DMA_BIDIRECTIONAL);
+	unmap(test, BASE + SZ_1M, 4096, DMA_BIDIRECTIONAL);
+	EXPECT_REPORTS(test, DMA_OWNER_API_MISMATCH);
+	/* a single mapping freed as non-coherent memory */
+	map(test, BASE + SZ_2M, 4096, DMA_TO_DEVICE, 0);
+	free_nc(test, BASE + SZ_2M, 4096, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_API_MISMATCH);
+	/* syncs are the same for every family: silent */
+	for_cpu(test, BASE + 0x10000, 4096, DMA_TO_DEVICE);
+	for_dev(test, BASE + 0x10000, 4096, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* Every sg call passes the entry count dma_map_sg() was passed. */
+static void test_sg_count_mismatch(struct kunit *test)
+{
+	struct scatterlist *sgl = fake_sg(test, 4);
+	struct device *dev = DEV(test);
+
+	sg_dma_len(&sgl[3]) = 0;
+	__dma_owner_map_sg(dev, sgl, 3, 3, DMA_FROM_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 3, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	__dma_owner_sync_sg(dev, sgl, 3, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE, _THIS_IP_);
+	EXPECT_SILENT(test);
+	/* one more: reported once for the call, not for each segment */
+	__dma_owner_sync_sg(dev, sgl, 4, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU, _THIS_IP_);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->nents, 4);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.sg_nents, 3);
+	EXPECT_REPORTS(test, DMA_OWNER_SG_COUNT_MISMATCH);
+	__dma_owner_unmap_sg(dev, sgl, 4, DMA_FROM_DEVICE, _THIS_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_SG_COUNT_MISMATCH);
+}
+
+/* Segments longer than dma_get_max_seg_size() or across the boundary. */
+static void test_sg_segment_limit(struct kunit *test)
+{
+	struct device_dma_parameters *parms;
+	struct scatterlist *sgl = fake_sg(test, 1);
+	struct device *dev = DEV(test);
+	u64 limit = 0;
+
+	/* without dma_parms: 64 KiB segments, no boundary */
+	KUNIT_EXPECT_NULL(test, dma_owner_segment_breaks(dev, BASE, SZ_64K, &limit));
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_segment_breaks(dev, BASE, SZ_64K + 1, &limit));
+	KUNIT_EXPECT_EQ(test, limit, SZ_64K);
+	parms = kunit_kzalloc(test, sizeof(*parms), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, parms);
+	parms->max_segment_size = SZ_1M;
+	parms->segment_boundary_mask = SZ_64K - 1;
+	dev->dma_parms = parms;
+	KUNIT_EXPECT_NULL(test, dma_owner_segment_breaks(dev, BASE, SZ_64K, &limit));
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_segment_breaks(dev, BASE + 4096, SZ_64K, &limit));
+	KUNIT_EXPECT_EQ(test, limit, SZ_64K - 1);
+	/* through the hook: a 16 KiB segment across the boundary */
+	sg_dma_address(&sgl[0]) = BASE + SZ_64K - 4096;
+	__dma_owner_map_sg(dev, sgl, 1, 1, DMA_TO_DEVICE, 0, _THIS_IP_);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->addr, BASE + SZ_64K - 4096);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->size, SZ_16K);
+	EXPECT_REPORTS(test, DMA_OWNER_SG_SEGMENT_LIMIT);
+	/* the mapping is tracked all the same */
+	__dma_owner_unmap_sg(dev, sgl, 1, DMA_TO_DEVICE, _THIS_IP_);
+	EXPECT_SILENT(test);
+	dev->dma_parms = NULL;
+}
+
+static noinline void alloc_coh(struct kunit *test, u64 addr, size_t size,
+			       const void *cpu)
+{
+	__dma_owner_alloc_coherent(DEV(test), size, addr, cpu, _RET_IP_);
+}
+
+static noinline void free_coh(struct kunit *test, u64 addr, size_t size,
+			      const void *cpu)
+{
+	__dma_owner_free_coherent(DEV(test), size, cpu, addr, _RET_IP_);
+}
+
+/*
+ * Coherent memory has no owner: only how it is freed is checked, and
+ * whether it is freed at all.
+ */
+static void test_coherent(struct kunit *test)
+{
+	struct ctx *c = test->priv;
+	void *cpu = (void *)0x1000, *other = (void *)0x2000;
+
+	alloc_coh(test, BASE, 4096, cpu);
+	/* a sync of it is needless, but not of an unknown handle */
+	for_cpu(test, BASE + 64, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 64, 64, DMA_TO_DEVICE);
+	free_coh(test, BASE, 4096, cpu);
+	EXPECT_SILENT(test);
+	/* freed twice */
+	free_coh(test, BASE, 4096, cpu);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	/* with another size, another CPU address, another handle */
+	alloc_coh(test, BASE, 4096, cpu);
+	free_coh(test, BASE, 2048, cpu);
+	EXPECT_REPORTS(test, DMA_OWNER_SIZE_MISMATCH);
+	alloc_coh(test, BASE, 4096, cpu);
+	free_coh(test, BASE, 4096, other);
+	KUNIT_EXPECT_PTR_EQ(test, report(test, 0)->entry.cpu_addr, (const void *)cpu);
+	KUNIT_EXPECT_PTR_EQ(test, report(test, 0)->cpu_addr, (const void *)other);
+	EXPECT_REPORTS(test, DMA_OWNER_CPU_ADDRESS_MISMATCH);
+	free_coh(test, BASE + SZ_1M, 4096, cpu);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+	/* unmapped as a streaming mapping; a mapping freed as coherent */
+	alloc_coh(test, BASE, 4096, cpu);
+	unmap(test, BASE, 4096, DMA_BIDIRECTIONAL);
+	EXPECT_REPORTS(test, DMA_OWNER_API_MISMATCH);
+	map(test, BASE, 4096, DMA_BIDIRECTIONAL, 0);
+	free_coh(test, BASE, 4096, cpu);
+	EXPECT_REPORTS(test, DMA_OWNER_API_MISMATCH);
+	/* still allocated when the driver unbinds */
+	alloc_coh(test, BASE, 4096, cpu);
+	dma_owner_driver_unbound(c->dev);
+	EXPECT_REPORTS(test, DMA_OWNER_LEAK);
+}
+
+/* The physical address of @p, on a linear or a virtually mapped stack. */
+static phys_addr_t stack_phys(void *p)
+{
+	if (is_vmalloc_addr(p))
+		return page_to_phys(vmalloc_to_page(p)) + offset_in_page(p);
+	return virt_to_phys(p);
+}
+
+/* The stack, the kernel image, vmalloc: never mapped for DMA. */
+static void test_bad_memory(struct kunit *test)
+{
+	void *heap = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct device *dev = DEV(test);
+	char local[64];
+	void *vm;
+
+	KUNIT_ASSERT_NOT_NULL(test, heap);
+	KUNIT_EXPECT_NULL(test, dma_owner_bad_memory(virt_to_phys(heap), 64));
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_bad_memory(stack_phys(local), sizeof(local)));
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_bad_memory(__pa_symbol(hex_asc), 16));
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_bad_memory(__pa_symbol(dma_owner_bad_memory), 16));
+	KUNIT_EXPECT_NULL(test, dma_owner_bad_cpu_addr(heap));
+
+	/* through the hooks: reported at the map, then tracked as any other */
+	__dma_owner_map(dev, BASE, sizeof(local), DMA_FROM_DEVICE, 0,
+			DMA_OWNER_API_PAGE, stack_phys(local), _THIS_IP_);
+	EXPECT_REPORTS(test, DMA_OWNER_BAD_MEMORY);
+	__dma_owner_mapping_error(dev, BASE);
+	unmap(test, BASE, sizeof(local), DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	vm = vmalloc(64);
+	KUNIT_ASSERT_NOT_NULL(test, vm);
+	KUNIT_EXPECT_NOT_NULL(test, dma_owner_bad_cpu_addr(vm));
+	__dma_owner_map_single(dev, vm, 64, DMA_TO_DEVICE);
+	vfree(vm);
+	EXPECT_REPORTS(test, DMA_OWNER_BAD_MEMORY);
+	__dma_owner_map_single(dev, heap, 64, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 /* A resource mapping is tracked like any other. */
 static void test_resource(struct kunit *test)
 {
@@ -965,6 +1188,7 @@ static void test_resource(struct kunit *test)
 
 	__dma_owner_map(dev, BASE, 4096, DMA_BIDIRECTIONAL, 0,
 			DMA_OWNER_API_RESOURCE, 0, _THIS_IP_);
+	__dma_owner_mapping_error(dev, BASE);
 	__dma_owner_unmap(dev, BASE, 4096, DMA_BIDIRECTIONAL,
 			  DMA_OWNER_API_RESOURCE, _THIS_IP_);
 	EXPECT_SILENT(test);
@@ -1158,6 +1382,23 @@ static void test_dma_api_noncoherent(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* Through the real coherent allocator: tracked from alloc to free, silent. */
+static void test_dma_api_coherent(struct kunit *test)
+{
+	struct device *dev = DEV(test);
+	long live = atomic_long_read(&dma_owner_stats.live);
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live + 1);
+	dma_free_coherent(dev, 4096, p, h);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+	/* Misuse through the real API is test_dma_owner's: dma-debug WARNs. */
+}
+
 static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_full_cycle),
 	KUNIT_CASE(test_unmap_from_either_owner),
@@ -1197,6 +1438,12 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg_zero_length_segment),
 	KUNIT_CASE(test_sg_dir_and_range),
 	KUNIT_CASE(test_resource),
+	KUNIT_CASE(test_map_error_unchecked),
+	KUNIT_CASE(test_api_mismatch),
+	KUNIT_CASE(test_sg_count_mismatch),
+	KUNIT_CASE(test_sg_segment_limit),
+	KUNIT_CASE(test_bad_memory),
+	KUNIT_CASE(test_coherent),
 	KUNIT_CASE(test_untracked_is_silent),
 	KUNIT_CASE(test_untracked_handle_forgotten),
 	KUNIT_CASE(test_untracked_overflow),
@@ -1205,6 +1452,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_ratelimit),
 	KUNIT_CASE(test_dma_api_hooks),
 	KUNIT_CASE(test_dma_api_noncoherent),
+	KUNIT_CASE(test_dma_api_coherent),
 	/* last: it makes every real device incomplete */
 	KUNIT_CASE(test_toggle_with_live_mappings),
 	{}

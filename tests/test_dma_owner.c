@@ -35,6 +35,8 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/hex.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
@@ -540,10 +542,25 @@ static int identical_handles(struct device *dev, void *buf)
 	return 0;
 }
 
+/* Coherent memory has no owner: written and read at any time, no syncs. */
+static int coherent_cycle(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	u8 *p = dma_alloc_coherent(dev, BUF_SIZE, &h, GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	result.handle = h;
+	p[0] = 1;
+	dma_free_coherent(dev, BUF_SIZE, p, h);
+	return 0;
+}
+
+/* ---- misuse: each must be reported once, with its kind ---------------- */
+
 /*
- * Not the tracker's business, but dma-debug's: it must still report the
- * map error nobody checked, beside the tracker. A comparison, not
- * dma_mapping_error(), which would count as the check.
+ * The handle compared with DMA_MAPPING_ERROR instead of checked with
+ * dma_mapping_error(): the tracker reports it, and dma-debug too.
  */
 static int unchecked_map_error(struct device *dev, void *buf)
 {
@@ -556,7 +573,145 @@ static int unchecked_map_error(struct device *dev, void *buf)
 	return 0;
 }
 
-/* ---- misuse: each must be reported once, with its kind ---------------- */
+/* One segment of an sg list unmapped as if it were a single mapping. */
+static int api_mismatch_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+
+	if (map_sgt(dev, buf, &sgt, 1, DMA_TO_DEVICE))
+		return -ENOMEM;
+	dma_unmap_single(dev, sg_dma_address(sgt.sgl), sg_dma_len(sgt.sgl),
+			 DMA_TO_DEVICE);
+	sg_free_table(&sgt);
+	return 0;
+}
+
+/* A resource mapping unmapped with dma_unmap_page(). */
+static int api_mismatch_resource(struct device *dev, void *buf)
+{
+	dma_addr_t h = dma_map_resource(dev, virt_to_phys(buf), BUF_SIZE,
+					DMA_BIDIRECTIONAL, 0);
+
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/* Three of four entries mapped, the list unmapped as four. */
+static int sg_count_mismatch(struct device *dev, void *buf)
+{
+	struct scatterlist sg[4];
+	int i;
+
+	sg_init_table(sg, 4);
+	for (i = 0; i < 4; i++)
+		sg_set_buf(&sg[i], buf + i * 1024, 1024);
+	if (!dma_map_sg(dev, sg, 3, DMA_TO_DEVICE))
+		return -ENOMEM;
+	result.handle = sg_dma_address(sg);
+	dma_unmap_sg(dev, sg, 4, DMA_TO_DEVICE);
+	return 0;
+}
+
+#define LONG_SEG	(128 * 1024)	/* twice what a device without dma_parms takes */
+
+/*
+ * A physically contiguous buffer mapped as one sg entry of @n, or two
+ * halves: no IOMMU merges them past dma_get_max_seg_size(), 64 KiB here.
+ */
+static int long_segment(struct device *dev, int n)
+{
+	void *big = alloc_pages_exact(LONG_SEG, GFP_KERNEL);
+	struct scatterlist sg[2];
+	int i;
+
+	if (!big)
+		return -ENOMEM;
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++)
+		sg_set_buf(&sg[i], big + i * (LONG_SEG / n), LONG_SEG / n);
+	if (!dma_map_sg(dev, sg, n, DMA_TO_DEVICE)) {
+		free_pages_exact(big, LONG_SEG);
+		return -ENOMEM;
+	}
+	result.handle = sg_dma_address(sg);
+	dma_unmap_sg(dev, sg, n, DMA_TO_DEVICE);
+	free_pages_exact(big, LONG_SEG);
+	return 0;
+}
+
+static int sg_segment_too_long(struct device *dev, void *buf)
+{
+	return long_segment(dev, 1);
+}
+
+static int sg_segments_within_limit(struct device *dev, void *buf)
+{
+	return long_segment(dev, 2);
+}
+
+/*
+ * Freed with another size, or another CPU address, that the allocator
+ * rounds to the same page, so the free itself does no harm. The CPU
+ * address is only its own if the allocation is not remapped (an IOMMU
+ * remaps one unless it is to be contiguous).
+ */
+static int coherent_free_mismatch(struct device *dev, size_t size, int off)
+{
+	dma_addr_t h;
+	u8 *p = dma_alloc_attrs(dev, BUF_SIZE, &h, GFP_KERNEL,
+				DMA_ATTR_FORCE_CONTIGUOUS);
+
+	if (!p)
+		return -ENOMEM;
+	result.handle = h;
+	dma_free_attrs(dev, size, p + off, h, DMA_ATTR_FORCE_CONTIGUOUS);
+	return 0;
+}
+
+static int coherent_size_mismatch(struct device *dev, void *buf)
+{
+	return coherent_free_mismatch(dev, BUF_SIZE - 64, 0);
+}
+
+static int coherent_cpu_address_mismatch(struct device *dev, void *buf)
+{
+	return coherent_free_mismatch(dev, BUF_SIZE, 64);
+}
+
+/* A buffer on the stack, reached through its page as the DMA API wants. */
+static noinline int map_stack(struct device *dev, void *buf)
+{
+	char on_stack[256];
+	struct page *page = is_vmalloc_addr(on_stack) ?
+			    vmalloc_to_page(on_stack) : virt_to_page(on_stack);
+	dma_addr_t h;
+
+	memset(on_stack, 0, sizeof(on_stack));
+	h = dma_map_page(dev, page, offset_in_page(on_stack), sizeof(on_stack),
+			 DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, sizeof(on_stack), DMA_TO_DEVICE);
+	return 0;
+}
+
+/* The kernel's read-only data, for the device to read. */
+static int map_rodata(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(hex_asc), offset_in_page(hex_asc),
+			 16, DMA_TO_DEVICE);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_page(dev, h, 16, DMA_TO_DEVICE);
+	return 0;
+}
 
 static int missing_sync_single(struct device *dev, void *buf)
 {
@@ -1078,13 +1233,15 @@ MODULE_PARM_DESC(random_cpu_write,
 enum injected_kind {
 	INJ_MISSING_SYNC, INJ_REDUNDANT_SYNC, INJ_UNKNOWN_HANDLE,
 	INJ_USE_AFTER_UNMAP, INJ_OUT_OF_RANGE, INJ_DIR_MISMATCH,
-	INJ_SIZE_MISMATCH, INJ_CPU_WRITE, NR_INJ
+	INJ_SIZE_MISMATCH, INJ_MAP_ERROR_UNCHECKED, INJ_API_MISMATCH,
+	INJ_CPU_WRITE, NR_INJ	/* INJ_CPU_WRITE last: only with the content check */
 };
 
 static const char *const injected_names[NR_INJ] = {
 	"missing-sync-for-device", "redundant-sync-for-device",
 	"unknown-handle", "use-after-unmap", "out-of-range",
-	"dir-mismatch", "size-mismatch", "cpu-write-while-device-owned",
+	"dir-mismatch", "size-mismatch", "map-error-unchecked", "api-mismatch",
+	"cpu-write-while-device-owned",
 };
 
 static unsigned int injected[NR_INJ];
@@ -1295,6 +1452,7 @@ static bool inject_single(struct device *dev, struct pool_map *m,
 			  enum injected_kind kind, struct rnd_state *rs)
 {
 	enum dma_data_direction wrong;
+	struct scatterlist sg;
 	dma_addr_t h = m->h;
 	u8 *p;
 
@@ -1331,6 +1489,29 @@ static bool inject_single(struct device *dev, struct pool_map *m,
 	case INJ_SIZE_MISMATCH:
 		m->live = false;
 		dma_unmap_single(dev, h, m->size / 2, m->dir);
+		slot_open(dev, m, rs);
+		break;
+	case INJ_MAP_ERROR_UNCHECKED:
+		/* mapped afresh, compared instead of checked, then used */
+		slot_close(dev, m);
+		h = dma_map_single(dev, m->buf, m->size, m->dir);
+		if (h == DMA_MAPPING_ERROR) {
+			slot_open(dev, m, rs);
+			return false;
+		}
+		m->h = h;
+		m->live = true;
+		dma_sync_single_for_cpu(dev, h, m->size, m->dir);
+		dma_sync_single_for_device(dev, h, m->size, m->dir);
+		break;
+	case INJ_API_MISMATCH:
+		/* unmapped as a one-entry sg list */
+		sg_init_table(&sg, 1);
+		sg_set_buf(&sg, m->buf, m->size);
+		sg_dma_address(&sg) = h;
+		sg_dma_len(&sg) = m->size;
+		m->live = false;
+		dma_unmap_sg(dev, &sg, 1, m->dir);
 		slot_open(dev, m, rs);
 		break;
 	case INJ_CPU_WRITE:
@@ -1586,7 +1767,8 @@ static const struct scenario scenarios[] = {
 	{ "half_page_reuse",		"none", half_page_reuse },
 	{ "page_pool_rx",		"none", page_pool_rx },
 	{ "identical_handles",		"none", identical_handles },
-	{ "unchecked_map_error",	"none", unchecked_map_error },
+	{ "sg_segments_within_limit",	"none", sg_segments_within_limit },
+	{ "coherent_cycle",		"none", coherent_cycle },
 	{ "missing_sync_single",	"missing-sync-for-device", missing_sync_single },
 	{ "missing_sync_page",		"missing-sync-for-device", missing_sync_page },
 	{ "missing_sync_sg",		"missing-sync-for-device", missing_sync_sg },
@@ -1621,6 +1803,16 @@ static const struct scenario scenarios[] = {
 	{ "cpu_write_single",		"cpu-write-while-device-owned", cpu_write_single },
 	{ "cpu_write_page",		"cpu-write-while-device-owned", cpu_write_page },
 	{ "cpu_write_sg",		"cpu-write-while-device-owned", cpu_write_sg },
+	{ "unchecked_map_error",	"map-error-unchecked", unchecked_map_error },
+	{ "api_mismatch_sg",		"api-mismatch", api_mismatch_sg },
+	{ "api_mismatch_resource",	"api-mismatch", api_mismatch_resource },
+	{ "sg_count_mismatch",		"sg-count-mismatch", sg_count_mismatch },
+	{ "sg_segment_too_long",	"sg-segment-limit", sg_segment_too_long },
+	{ "map_stack",			"bad-memory", map_stack },
+	{ "map_rodata",			"bad-memory", map_rodata },
+	{ "coherent_size_mismatch",	"size-mismatch", coherent_size_mismatch },
+	{ "coherent_cpu_address_mismatch", "cpu-address-mismatch",
+	  coherent_cpu_address_mismatch },
 	{ "leak",			"leak", leak },
 	{ "random",			"injected", random_workload },
 };

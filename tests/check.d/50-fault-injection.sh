@@ -18,7 +18,7 @@
 #    mistake a failed map for anything.
 . "$(dirname "$0")/../lib-test.sh"
 
-kinds="missing-sync-for-device redundant-sync-for-device unknown-handle use-after-unmap out-of-range dir-mismatch size-mismatch cpu-write-while-device-owned"
+kinds="missing-sync-for-device redundant-sync-for-device unknown-handle use-after-unmap out-of-range dir-mismatch size-mismatch map-error-unchecked api-mismatch cpu-write-while-device-owned"
 cat >"$T/random.sh" <<'S'
 echo 1 >/sys/module/dma_owner/parameters/check_contents
 modprobe test_dma_owner random_seed=42 random_ops=3000 random_rate=5 random_cpu_write=1 || exit 10
