@@ -90,7 +90,10 @@ sync_src() {
 	done <"$new"
 	comm -23 <(sort "$SRC/.dma-owner-files") "$new" | while read -r f; do
 		rm -f "$SRC/$f"
-		[ -e "$PRISTINE/$f" ] && cp "$PRISTINE/$f" "$SRC/$f" && chmod u+w "$SRC/$f"
+		# A file the series added and no longer does is just gone.
+		if [ -e "$PRISTINE/$f" ]; then
+			cp "$PRISTINE/$f" "$SRC/$f" && chmod u+w "$SRC/$f"
+		fi
 	done
 	mv "$new" "$SRC/.dma-owner-files"
 }
