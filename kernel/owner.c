@@ -277,7 +277,8 @@ static void blur(const struct call *c, bool skip_sync)
 		b = dma_owner_bucket(c->dev, p[i].level, p[i].chunk);
 		dma_owner_lock_bucket(b, &flags);
 		hlist_bl_for_each_entry(e, pos, b, node) {
-			if (!fits(c, e))
+			/* Coherent memory has no owner to blur. */
+			if (!fits(c, e) || e->api == DMA_OWNER_API_COHERENT)
 				continue;
 			if (e->fragmented) {
 				e->ranges->nr = 1;
@@ -690,7 +691,8 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			continue;
 		what = dma_owner_bad_memory(sg_phys(s), s->length);
 		if (what) {
-			c.addr = i < ents ? sg_dma_address(s) : 0;
+			/* Entry i is segment i only when nothing was merged. */
+			c.addr = ents == nents ? sg_dma_address(s) : 0;
 			c.size = s->length;
 			report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
 		}
@@ -708,7 +710,8 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
 		map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
 			DMA_OWNER_API_SG, phys, NULL, &stack, nents, caller);
-		what = dma_owner_segment_breaks(dev, sg_dma_address(s),
+		what = !READ_ONCE(dma_owner_check_segments) ? NULL :
+		       dma_owner_segment_breaks(dev, sg_dma_address(s),
 						sg_dma_len(s), &limit);
 		if (what) {
 			c.addr = sg_dma_address(s);

@@ -406,6 +406,7 @@ void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
 			  bool to_cpu, struct dma_owner_ranges_mem *mem);
 
 /* owner_args.c: what a call's arguments alone break */
+extern bool dma_owner_check_segments;
 const char *dma_owner_bad_memory(phys_addr_t phys, size_t size);
 const char *dma_owner_bad_cpu_addr(const void *ptr);
 const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,

@@ -8,12 +8,29 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/sched/task_stack.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
 #include <kunit/visibility.h>
 
 #include "owner.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "dma_owner."
+
+/*
+ * The segment limits guide whoever builds a list: the DMA API itself does
+ * not require them, the PCI core gives every device 64 KiB whether or not
+ * it has such a limit, and drivers that split segments themselves (video
+ * capture, GPU imports) never declare their real one. A report is only
+ * justified for a driver known to declare its limits: opt-in.
+ */
+bool dma_owner_check_segments;
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_segments);
+module_param_named(check_segments, dma_owner_check_segments, bool, 0644);
+MODULE_PARM_DESC(check_segments,
+		 "Report sg segments past dma_get_max_seg_size() or across dma_get_seg_boundary() (default 0)");
 
 static bool overlaps(phys_addr_t phys, size_t size, phys_addr_t lo,
 		     phys_addr_t hi)

@@ -48,6 +48,7 @@ struct ctx {
 	struct device *dev;
 	int saved_mode;
 	bool saved_check_contents;
+	bool saved_check_segments;
 	unsigned int n;
 	struct dma_owner_report reports[MAX_REPORTS];
 };
@@ -77,6 +78,7 @@ static int owner_test_init(struct kunit *test)
 	dma_owner_device_reset(c->dev);
 	c->saved_mode = dma_owner_report_mode;
 	c->saved_check_contents = dma_owner_check_contents;
+	c->saved_check_segments = dma_owner_check_segments;
 	dma_owner_report_mode = DMA_OWNER_REPORT_ALL;
 	test->priv = c;
 	kunit_activate_static_stub(test, dma_owner_emit, catch_report);
@@ -93,6 +95,7 @@ static void owner_test_exit(struct kunit *test)
 	kunit_deactivate_static_stub(test, dma_owner_emit);
 	dma_owner_report_mode = c->saved_mode;
 	dma_owner_check_contents = c->saved_check_contents;
+	dma_owner_check_segments = c->saved_check_segments;
 	dma_owner_forget_device(c->dev);
 }
 
@@ -1075,9 +1078,14 @@ static void test_sg_segment_limit(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, dma_owner_segment_breaks(dev, BASE, SZ_64K, &limit));
 	KUNIT_EXPECT_NOT_NULL(test, dma_owner_segment_breaks(dev, BASE + 4096, SZ_64K, &limit));
 	KUNIT_EXPECT_EQ(test, limit, SZ_64K - 1);
-	/* through the hook: a 16 KiB segment across the boundary */
+	/* through the hook, opt-in: a 16 KiB segment across the boundary */
 	sg_dma_address(&sgl[0]) = BASE + SZ_64K - 4096;
 	__dma_owner_map_sg(dev, sgl, 1, 1, DMA_TO_DEVICE, 0, _THIS_IP_);
+	__dma_owner_unmap_sg(dev, sgl, 1, DMA_TO_DEVICE, _THIS_IP_);
+	EXPECT_SILENT(test);
+	dma_owner_check_segments = true;
+	__dma_owner_map_sg(dev, sgl, 1, 1, DMA_TO_DEVICE, 0, _THIS_IP_);
+	dma_owner_check_segments = false;
 	KUNIT_EXPECT_EQ(test, report(test, 0)->addr, BASE + SZ_64K - 4096);
 	KUNIT_EXPECT_EQ(test, report(test, 0)->size, SZ_16K);
 	EXPECT_REPORTS(test, DMA_OWNER_SG_SEGMENT_LIMIT);

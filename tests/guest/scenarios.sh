@@ -14,6 +14,7 @@ T=/sys/kernel/debug/test_dma_owner
 modprobe test_dma_owner || { echo "cannot load test_dma_owner"; exit 1; }
 echo all >/sys/module/dma_owner/parameters/report
 echo 1 >/sys/module/dma_owner/parameters/check_contents
+echo 1 >/sys/module/dma_owner/parameters/check_segments
 dec() { [ -n "$1" ] && echo $(($1)) || echo -; }
 TR=/sys/kernel/tracing
 echo 1 >$TR/events/dma_owner/dma_owner_violation/enable
