@@ -540,7 +540,8 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	if (e->api != DMA_OWNER_API_COHERENT)
 		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
 				      DMA_OWNER_STATE_NONE, c->caller);
-	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
+	if (e->api != DMA_OWNER_API_COHERENT)
+		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
 	dma_owner_remember_unmapped(e, c->caller);
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr))) {
 		k.common = 0;

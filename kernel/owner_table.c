@@ -294,6 +294,9 @@ void dma_owner_insert(struct dma_owner_entry *e)
 	hlist_bl_add_head(&e->node, b);
 	dma_owner_unlock_bucket(b, flags);
 
+	/* The counters are of mappings: a coherent ring lives for ever. */
+	if (e->api == DMA_OWNER_API_COHERENT)
+		return;
 	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_MAP]);
 	live = atomic_long_inc_return(&dma_owner_stats.live);
 	peak = atomic_long_read(&dma_owner_stats.peak_live);
@@ -308,7 +311,8 @@ void dma_owner_insert(struct dma_owner_entry *e)
  */
 void dma_owner_free_entry(struct dma_owner_entry *e)
 {
-	atomic_long_dec(&dma_owner_stats.live);
+	if (e->api != DMA_OWNER_API_COHERENT)
+		atomic_long_dec(&dma_owner_stats.live);
 	rcu_read_lock();
 	dma_owner_count_live(e->dev, -1);
 	rcu_read_unlock();

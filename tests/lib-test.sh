@@ -79,6 +79,14 @@ REPORT_WARN='at kernel/dma/owner_report\.c:[0-9]+ dma_owner_emit\+0x'
 DMA_DEBUG_WARN='at kernel/dma/debug\.c:[0-9]+ (check_|debug_dma_|dma_debug_|add_dma_entry|active_cacheline_)[a-z_]*\+0x'
 SWIOTLB_WARN='at kernel/dma/swiotlb\.c:[0-9]+ swiotlb_[a-z_]*\+0x'
 
+# Every violation kind, as stats names them (violation.KIND), in their
+# order: the tests that count or list them take them from here.
+KINDS="missing-sync-for-device redundant-sync-for-device unknown-handle
+use-after-unmap out-of-range dir-mismatch size-mismatch
+cpu-write-while-device-owned leak map-error-unchecked api-mismatch
+sg-count-mismatch sg-segment-limit bad-memory cpu-address-mismatch"
+NR_KINDS=$(echo $KINDS | wc -w)
+
 # The documented e1000 finding (Documentation/dma-owner.rst, "Findings"),
 # as the violations log names it. Any test with e1000 traffic may see it.
 E1000_FINDING="missing-sync-for-device in e1000_clean_rx_irq"
