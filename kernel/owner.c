@@ -404,12 +404,12 @@ static void report_arg(struct verdict *v, const struct call *c,
 /* Content check of a DMA_TO_DEVICE buffer the device owned all along. */
 static unsigned long check_csum(struct dma_owner_entry *e)
 {
-	struct dma_owner_csum_entry *ce;
+	struct dma_owner_wide_entry *ce;
 	u32 csum;
 
 	if (!e->has_csum || !dma_owner_device_owns_all(e))
 		return 0;
-	ce = dma_owner_to_csum_entry(e);
+	ce = dma_owner_to_wide_entry(e);
 	if (dma_owner_contents_csum(ce->phys, e->size, &csum) && csum != ce->csum) {
 		ce->csum = csum;
 		return BIT(DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED);
@@ -438,7 +438,7 @@ static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
 	dma_owner_move_bytes(e, lo, hi, to_cpu, mem);
 	/* The device gets what the CPU wrote: checksum that. */
 	if (e->has_csum && dma_owner_device_owns_all(e)) {
-		struct dma_owner_csum_entry *ce = dma_owner_to_csum_entry(e);
+		struct dma_owner_wide_entry *ce = dma_owner_to_wide_entry(e);
 
 		dma_owner_contents_csum(ce->phys, e->size, &ce->csum);
 	}
@@ -565,19 +565,21 @@ static void do_unmap(const struct call *c, struct verdict *v)
  * device (Documentation/core-api/dma-api.rst). Coherent memory has no
  * owner; its CPU address is kept for the free.
  */
-static void map_one(struct device *dev, dma_addr_t addr, size_t size,
+static bool map_one(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs,
 		    enum dma_owner_api api, phys_addr_t phys,
 		    const void *cpu_addr, depot_stack_handle_t *stack,
-		    unsigned int sg_nents, unsigned long caller)
+		    const struct scatterlist *sgl, unsigned int sg_nents,
+		    struct dma_owner_sharer *sharer, unsigned long caller)
 {
 	struct dma_owner_entry *e;
+	bool shared = false;
 	int owner;
 
 	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
 		dma_owner_count_untracked(dev, addr, size, DMA_OWNER_WHY_UNTRACKED);
-		return;
+		return false;
 	}
 	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
 		e->cpu_hi = size;
@@ -591,11 +593,35 @@ static void map_one(struct device *dev, dma_addr_t addr, size_t size,
 	e->error_checked = api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_RESOURCE;
 	dma_owner_record(e, DMA_OWNER_OP_MAP, caller);
 	owner = dma_owner_state(e);
+	if (e->has_lines)
+		shared = dma_owner_lines_add(dma_owner_to_wide_entry(e), sgl,
+					     sharer);
 	/* In the table, the entry may be unmapped or flushed at once. */
 	dma_owner_insert(e);
 	if (api != DMA_OWNER_API_COHERENT)
 		trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
 				    owner, caller);
+	return shared;
+}
+
+/* The new mapping the call made shares a cache line with another. */
+static void report_shared(struct verdict *v, const struct call *c,
+			  const struct dma_owner_sharer *sharer)
+{
+	struct dma_owner_report r = {
+		.kind = DMA_OWNER_CACHE_LINE_SHARED, .op = c->op, .dev = c->dev,
+		.addr = c->addr, .size = c->size, .dir = c->dir,
+		.caller = c->caller, .api = c->api, .sharer = *sharer,
+	};
+
+	/*
+	 * While tracking settles, an unmap may have gone unseen: the other
+	 * mapping may be gone.
+	 */
+	if ((v->reported & BIT(r.kind)) || READ_ONCE(dma_owner_settling))
+		return;
+	v->reported |= BIT(r.kind);
+	dma_owner_report(&r);
 }
 
 /**
@@ -616,6 +642,7 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 {
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
 			  .op = DMA_OWNER_OP_MAP, .api = api, .caller = caller };
+	struct dma_owner_sharer sharer;
 	depot_stack_handle_t stack = 0;
 	struct verdict v = {};
 	const char *what;
@@ -623,7 +650,9 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	map_one(dev, addr, size, dir, attrs, api, phys, NULL, &stack, 0, caller);
+	if (map_one(dev, addr, size, dir, attrs, api, phys, NULL, &stack, NULL,
+		    0, &sharer, caller))
+		report_shared(&v, &c, &sharer);
 	/* The allocators' memory is theirs, and a resource is not memory. */
 	if (api == DMA_OWNER_API_PAGE && phys) {
 		what = dma_owner_bad_memory(phys, size);
@@ -675,6 +704,7 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	struct call c = { .dev = dev, .dir = dir, .op = DMA_OWNER_OP_MAP,
 			  .api = DMA_OWNER_API_SG, .nents = nents,
 			  .caller = caller };
+	struct dma_owner_sharer sharer;
 	depot_stack_handle_t stack = 0;
 	struct verdict v = {};
 	struct scatterlist *s;
@@ -707,10 +737,19 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			dma_owner_count_untracked(dev, 0, 0, DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT);
 			break;
 		}
-		/* Segment i is sg entry i only when nothing was merged. */
-		phys = ents == nents && sg_dma_len(s) == s->length ? sg_phys(s) : 0;
-		map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
-			DMA_OWNER_API_SG, phys, NULL, &stack, nents, caller);
+		/*
+		 * Segment i is sg entry i only when nothing was merged; a PCI
+		 * peer-to-peer segment is a bus address, not memory.
+		 */
+		phys = ents == nents && sg_dma_len(s) == s->length &&
+		       !sg_dma_is_bus_address(s) ? sg_phys(s) : 0;
+		if (map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
+			    DMA_OWNER_API_SG, phys, NULL, &stack, sg, nents,
+			    &sharer, caller)) {
+			c.addr = sg_dma_address(s);
+			c.size = sg_dma_len(s);
+			report_shared(&v, &c, &sharer);
+		}
 		what = !READ_ONCE(dma_owner_check_segments) ? NULL :
 		       dma_owner_segment_breaks(dev, sg_dma_address(s),
 						sg_dma_len(s), &limit);
@@ -851,7 +890,7 @@ void __dma_owner_alloc_coherent(struct device *dev, size_t size,
 	if (dma_owner_filtered_out(dev))
 		return;
 	map_one(dev, addr, size, DMA_BIDIRECTIONAL, 0, DMA_OWNER_API_COHERENT,
-		0, cpu_addr, &stack, 0, caller);
+		0, cpu_addr, &stack, NULL, 0, NULL, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_alloc_coherent);
 

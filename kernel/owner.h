@@ -39,6 +39,7 @@ enum dma_owner_kind {
 	DMA_OWNER_SG_SEGMENT_LIMIT,
 	DMA_OWNER_BAD_MEMORY,
 	DMA_OWNER_CPU_ADDRESS_MISMATCH,
+	DMA_OWNER_CACHE_LINE_SHARED,
 	DMA_OWNER_NR_KINDS
 };
 
@@ -85,12 +86,15 @@ struct dma_owner_ranges {
  *		cache maintenance, and a sync_for_device is never redundant
  * @inexact:	which bytes the CPU owns is not known exactly, so owner
  *		checks that need it wait until a whole-range sync
- * @has_csum:	the entry is part of a struct dma_owner_csum_entry
+ * @has_csum:	the entry is part of a struct dma_owner_wide_entry, with a
+ *		checksum
  * @fragmented:	the CPU owns several ranges, in @ranges
  * @in_parts:	in a snapshot of a @fragmented entry: the CPU owns parts
  *		of [@cpu_lo, @cpu_hi), not all of it
  * @error_checked: dma_mapping_error() was called on the handle, or the
  *		map function has no error handle to check (sg, allocators)
+ * @has_lines:	the entry is part of a struct dma_owner_wide_entry, and
+ *		its first or last cache line goes in the index of owner_lines.c
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
  * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
@@ -98,7 +102,7 @@ struct dma_owner_ranges {
  *
  * Every live mapping has one, so every byte counts: 80 bytes on 64-bit,
  * 51 to a slab page. What only the optional content check needs lives
- * around it, in struct dma_owner_csum_entry.
+ * around it, in struct dma_owner_wide_entry.
  */
 struct dma_owner_entry {
 	struct hlist_bl_node node;
@@ -127,6 +131,7 @@ struct dma_owner_entry {
 	u16 fragmented:1;
 	u16 in_parts:1;
 	u16 error_checked:1;
+	u16 has_lines:1;
 	u8 hist_len;
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
@@ -149,6 +154,17 @@ static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *
 	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * i)) & DMA_OWNER_HIST_OP_MASK;
 }
 
+/* The mapping on the other side of a shared cache line, as reported. */
+struct dma_owner_sharer {
+	phys_addr_t line;
+	dma_addr_t handle;
+	u32 size;
+	u32 map_jiffies;
+	depot_stack_handle_t map_stack;
+	enum dma_data_direction dir;
+	char dev[32];
+};
+
 /**
  * struct dma_owner_report - everything a violation report says
  * @kind:	what was violated
@@ -167,6 +183,7 @@ static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *
  * @what:	for bad-memory and sg-segment-limit, the rule broken, in words
  * @limit:	for sg-segment-limit, the device's limit that was broken
  * @cpu_addr:	for cpu-address-mismatch, the CPU address the free passed
+ * @sharer:	for cache-line-shared, the other mapping in the line
  */
 struct dma_owner_report {
 	enum dma_owner_kind kind;
@@ -185,6 +202,7 @@ struct dma_owner_report {
 	const char *what;
 	u64 limit;
 	const void *cpu_addr;
+	struct dma_owner_sharer sharer;
 };
 
 /* A live mapping as the mappings file shows it, names included. */
@@ -283,15 +301,19 @@ void dma_owner_devices_complete(void);
 #define DMA_OWNER_LEVEL_SHIFT(l)	(12 + 4 * (l))
 
 /*
- * A DMA_TO_DEVICE mapping under the content check (dma_owner.check_contents)
- * also keeps where its buffer is and what it held, in a larger object of its
- * own cache, so that entries without the check do not pay for it. Snapshots
- * copy only the inner entry: nothing reads these fields from them.
+ * What only the optional checks need, around the entry, in a larger object
+ * of its own cache, so that entries without them do not pay for it: where
+ * the buffer is, what a DMA_TO_DEVICE buffer under the content check
+ * (dma_owner.check_contents) held, and the links of a mapping whose first
+ * or last cache line it does not fill (owner_lines.c). Snapshots copy only
+ * the inner entry: nothing reads these fields from them.
  */
-struct dma_owner_csum_entry {
+struct dma_owner_wide_entry {
 	struct dma_owner_entry e;
 	phys_addr_t phys;
 	u32 csum;
+	u32 sg_call;			/* which dma_map_sg() call made it */
+	struct hlist_bl_node line[2];	/* its first and last line */
 };
 
 /* A (level, chunk) a mapping can be hashed at. */
@@ -317,10 +339,10 @@ static inline u64 dma_owner_entry_chunk(const struct dma_owner_entry *e)
 	return (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level);
 }
 
-static inline struct dma_owner_csum_entry *
-dma_owner_to_csum_entry(struct dma_owner_entry *e)
+static inline struct dma_owner_wide_entry *
+dma_owner_to_wide_entry(struct dma_owner_entry *e)
 {
-	return container_of(e, struct dma_owner_csum_entry, e);
+	return container_of(e, struct dma_owner_wide_entry, e);
 }
 
 static inline void dma_owner_lock_bucket(struct hlist_bl_head *b,
@@ -411,6 +433,16 @@ const char *dma_owner_bad_memory(phys_addr_t phys, size_t size);
 const char *dma_owner_bad_cpu_addr(const void *ptr);
 const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,
 				     size_t len, u64 *limit);
+
+/* owner_lines.c: cache lines shared by mappings */
+int dma_owner_lines_init(void);
+bool dma_owner_lines_wanted(phys_addr_t phys, size_t size, unsigned long attrs,
+			    enum dma_owner_api api);
+bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
+			 const struct scatterlist *sgl,
+			 struct dma_owner_sharer *sharer);
+void dma_owner_lines_del(struct dma_owner_wide_entry *we);
+unsigned int dma_owner_cache_line(void);
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);

@@ -239,6 +239,8 @@ static int __init dma_owner_init(void)
 		return -ENOMEM;
 	}
 	dma_owner_unmapped_init();
+	if (dma_owner_lines_init())
+		pr_warn("cannot allocate the index of cache lines: no cache-line-shared check\n");
 	if (boot_off) {
 		pr_info("off (dma_owner=off)\n");
 		return 0;

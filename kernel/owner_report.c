@@ -45,6 +45,7 @@ const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS] = {
 	[DMA_OWNER_SG_SEGMENT_LIMIT]		= "sg-segment-limit",
 	[DMA_OWNER_BAD_MEMORY]			= "bad-memory",
 	[DMA_OWNER_CPU_ADDRESS_MISMATCH]	= "cpu-address-mismatch",
+	[DMA_OWNER_CACHE_LINE_SHARED]		= "cache-line-shared",
 };
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_kind_names);
 
@@ -145,6 +146,8 @@ static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
 		"this memory must never be mapped for DMA",
 	[DMA_OWNER_CPU_ADDRESS_MISMATCH] =
 		"the CPU address differs from the one the allocation returned",
+	[DMA_OWNER_CACHE_LINE_SHARED] =
+		"the buffer shares a cache line with another mapping, one of them written by the device: where DMA is not coherent, a CPU write to the line while the device owns part of it is lost or overwrites the device's data",
 };
 
 int dma_owner_report_mode = DMA_OWNER_REPORT_RATELIMIT;
@@ -303,9 +306,28 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 	}
 }
 
+/* The other mapping in a shared cache line, and where it was made. */
+static void print_sharer(struct seq_file *seq,
+			 const struct dma_owner_sharer *s, u32 now)
+{
+	unsigned long *frames;
+	unsigned int i, n;
+
+	out(seq, "cache line %pa (%u bytes) is shared with mapping %pad size %u %s of %s, mapped %ums ago\n",
+	    &s->line, dma_owner_cache_line(), &s->handle, s->size,
+	    dma_owner_dir_name(s->dir), s->dev,
+	    jiffies_to_msecs(now - s->map_jiffies));
+	n = s->map_stack ? stack_depot_fetch(s->map_stack, &frames) : 0;
+	if (n) {
+		out(seq, "which was mapped at:\n");
+		for (i = 0; i < n; i++)
+			out(seq, " %pS\n", (void *)frames[i]);
+	}
+}
+
 /* What the kinds that judge a call's arguments found, in their words. */
 static void print_arg_detail(struct seq_file *seq,
-			     const struct dma_owner_report *r)
+			     const struct dma_owner_report *r, u32 now)
 {
 	switch (r->kind) {
 	case DMA_OWNER_API_MISMATCH:
@@ -324,6 +346,9 @@ static void print_arg_detail(struct seq_file *seq,
 		break;
 	case DMA_OWNER_BAD_MEMORY:
 		out(seq, "the memory is %s\n", r->what);
+		break;
+	case DMA_OWNER_CACHE_LINE_SHARED:
+		print_sharer(seq, &r->sharer, now);
 		break;
 	case DMA_OWNER_CPU_ADDRESS_MISMATCH:
 		out(seq, "allocated at CPU address %p, freed at %p\n",
@@ -352,7 +377,7 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 		    dma_owner_op_name(r->op, r->has_entry ? r->entry.api : r->api),
 		    &r->addr, r->size,
 		    dma_owner_dir_name(r->dir), (void *)r->caller);
-	print_arg_detail(seq, r);
+	print_arg_detail(seq, r, now);
 	out(seq, "device %s driver %s\n", dev, drv);
 	if (r->has_entry) {
 		print_entry(seq, &r->entry, now);

@@ -43,7 +43,7 @@
 #define MAX_CSUM_SIZE		SZ_64K	/* bounds the content check's work per call */
 
 static struct kmem_cache *entry_cache;
-static struct kmem_cache *csum_entry_cache;
+static struct kmem_cache *wide_entry_cache;
 struct hlist_bl_head *dma_owner_table __ro_after_init;
 unsigned int dma_owner_table_shift __ro_after_init;
 unsigned long dma_owner_levels_used;	/* bit L: level L has had entries */
@@ -230,22 +230,26 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 					    unsigned long attrs, enum dma_owner_api api,
 					    phys_addr_t phys)
 {
-	struct dma_owner_csum_entry *ce = NULL;
+	struct dma_owner_wide_entry *ce = NULL;
 	struct dma_owner_entry *e;
+	bool has_csum, has_lines;
 	u32 csum;
 
 	if (!size || size > MAX_TRACKED_SIZE)
 		return NULL;
-	if (unlikely(READ_ONCE(dma_owner_check_contents)) &&
-	    dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
-	    dma_owner_contents_csum(phys, size, &csum)) {
-		ce = kmem_cache_zalloc(csum_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+	has_csum = unlikely(READ_ONCE(dma_owner_check_contents)) &&
+		   dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
+		   dma_owner_contents_csum(phys, size, &csum);
+	has_lines = dma_owner_lines_wanted(phys, size, attrs, api);
+	if (has_csum || has_lines) {
+		ce = kmem_cache_zalloc(wide_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!ce)
 			return NULL;
 		ce->phys = phys;
-		ce->csum = csum;
+		ce->csum = has_csum ? csum : 0;
 		e = &ce->e;
-		e->has_csum = 1;
+		e->has_csum = has_csum;
+		e->has_lines = has_lines;
 	} else {
 		e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!e)
@@ -254,7 +258,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 	/* No entry without a state to count it: see dma_owner_has_entries(). */
 	if (!dma_owner_count_live(dev, 1)) {
 		if (ce)
-			kmem_cache_free(csum_entry_cache, ce);
+			kmem_cache_free(wide_entry_cache, ce);
 		else
 			kmem_cache_free(entry_cache, e);
 		return NULL;
@@ -318,8 +322,11 @@ void dma_owner_free_entry(struct dma_owner_entry *e)
 	rcu_read_unlock();
 	if (e->fragmented)
 		kfree(e->ranges);
-	if (e->has_csum)
-		kmem_cache_free(csum_entry_cache, dma_owner_to_csum_entry(e));
+	/* Out of the index before the memory is: another map may look. */
+	if (e->has_lines)
+		dma_owner_lines_del(dma_owner_to_wide_entry(e));
+	if (e->has_csum || e->has_lines)
+		kmem_cache_free(wide_entry_cache, dma_owner_to_wide_entry(e));
 	else
 		kmem_cache_free(entry_cache, e);
 }
@@ -537,12 +544,12 @@ int __init dma_owner_table_init(void)
 	BUILD_BUG_ON(IS_ENABLED(CONFIG_64BIT) &&
 		     sizeof(struct dma_owner_entry) > 80);
 	entry_cache = KMEM_CACHE(dma_owner_entry, 0);
-	csum_entry_cache = KMEM_CACHE(dma_owner_csum_entry, 0);
-	if (!entry_cache || !csum_entry_cache) {
+	wide_entry_cache = KMEM_CACHE(dma_owner_wide_entry, 0);
+	if (!entry_cache || !wide_entry_cache) {
 		kmem_cache_destroy(entry_cache);
-		kmem_cache_destroy(csum_entry_cache);
+		kmem_cache_destroy(wide_entry_cache);
 		entry_cache = NULL;
-		csum_entry_cache = NULL;
+		wide_entry_cache = NULL;
 		return -ENOMEM;
 	}
 	/* At least 256 buckets: hash_64() needs a shift above 0. */

@@ -1149,6 +1149,98 @@ static void test_coherent(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_LEAK);
 }
 
+/*
+ * No memory here, on 64-bit and on 32-bit: the cache line check only
+ * computes with the address.
+ */
+#define FAR_PHYS	((phys_addr_t)(sizeof(phys_addr_t) > 4 ? 1ULL << 38 : 0xc0000000ULL))
+
+static noinline void map_phys(struct kunit *test, u64 addr, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs,
+			      phys_addr_t phys)
+{
+	__dma_owner_map(DEV(test), addr, size, dir, attrs, DMA_OWNER_API_PAGE,
+			phys, _RET_IP_);
+	__dma_owner_mapping_error(DEV(test), addr);
+}
+
+/*
+ * Two mappings in one cache line (the kernel's DMA alignment, 128 bytes on
+ * x86 with CONFIG_DMA_OWNER_DEBUG_CACHE_LINE), one of them written by the
+ * device: reported at the second map, naming the first.
+ */
+static void test_cache_line_shared(struct kunit *test)
+{
+	const u32 l = dma_owner_cache_line();
+	const u32 part = l / 4 * 3;	/* ends inside a line */
+
+	if (dma_get_cache_alignment() < 16)
+		kunit_skip(test, "no DMA alignment to check lines against");
+	KUNIT_ASSERT_EQ(test, l, (u32)dma_get_cache_alignment());
+	map_phys(test, BASE, part, DMA_FROM_DEVICE, 0, FAR_PHYS);
+	map_phys(test, BASE + 0x1000, part, DMA_TO_DEVICE, 0, FAR_PHYS + part);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->addr, BASE + 0x1000);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->sharer.handle, BASE);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->sharer.line, FAR_PHYS);
+	EXPECT_REPORTS(test, DMA_OWNER_CACHE_LINE_SHARED);
+	/* a line of its own, whole */
+	map_phys(test, BASE + 0x2000, l, DMA_FROM_DEVICE, 0, FAR_PHYS + 2 * l);
+	/* both only read by the device: nothing to corrupt */
+	map_phys(test, BASE + 0x3000, l / 2, DMA_TO_DEVICE, 0, FAR_PHYS + 4 * l);
+	map_phys(test, BASE + 0x4000, l / 2, DMA_TO_DEVICE, 0,
+		 FAR_PHYS + 4 * l + l / 2);
+	/* DMA_ATTR_SKIP_CPU_SYNC: its owner keeps the caches itself */
+	map_phys(test, BASE + 0x5000, l / 4, DMA_FROM_DEVICE,
+		 DMA_ATTR_SKIP_CPU_SYNC, FAR_PHYS + l + part);
+	/* the same bytes mapped twice: identical handles, not a shared line */
+	map_phys(test, BASE + 0x6000, part, DMA_FROM_DEVICE, 0, FAR_PHYS + 8 * l);
+	map_phys(test, BASE + 0x7000, part, DMA_FROM_DEVICE, 0, FAR_PHYS + 8 * l);
+	EXPECT_SILENT(test);
+	/* once unmapped, the line is free again */
+	unmap(test, BASE, part, DMA_FROM_DEVICE);
+	unmap(test, BASE + 0x1000, part, DMA_TO_DEVICE);
+	map_phys(test, BASE + 0x8000, part, DMA_FROM_DEVICE, 0, FAR_PHYS + l / 4);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * The segments of one dma_map_sg() call are synced and unmapped together:
+ * sharing a line among them is harmless. Another call's mapping in one of
+ * their lines is not.
+ */
+static void test_cache_line_shared_sg(struct kunit *test)
+{
+	const u32 l = dma_owner_cache_line();
+	struct device *dev = DEV(test);
+	struct scatterlist *sgl;
+	u8 *buf;
+
+	if (!l)
+		kunit_skip(test, "no DMA alignment to check lines against");
+	buf = kunit_kzalloc(test, 4 * l, GFP_KERNEL);
+	sgl = kunit_kcalloc(test, 2, sizeof(*sgl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED((unsigned long)buf, l));
+	sg_init_table(sgl, 2);
+	sg_set_buf(&sgl[0], buf, l / 2);
+	sg_set_buf(&sgl[1], buf + l / 2, l);
+	sg_dma_address(&sgl[0]) = BASE;
+	sg_dma_len(&sgl[0]) = l / 2;
+	sg_dma_address(&sgl[1]) = BASE + 0x1000;
+	sg_dma_len(&sgl[1]) = l;
+	__dma_owner_map_sg(dev, sgl, 2, 2, DMA_FROM_DEVICE, 0, _THIS_IP_);
+	EXPECT_SILENT(test);
+	/* segment 1 ends in the middle of the second line */
+	map_phys(test, BASE + 0x2000, l / 4, DMA_TO_DEVICE, 0,
+		 virt_to_phys(buf) + l + l / 2);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->sharer.handle, BASE + 0x1000);
+	EXPECT_REPORTS(test, DMA_OWNER_CACHE_LINE_SHARED);
+	unmap(test, BASE + 0x2000, l / 4, DMA_TO_DEVICE);
+	__dma_owner_unmap_sg(dev, sgl, 2, DMA_FROM_DEVICE, _THIS_IP_);
+	EXPECT_SILENT(test);
+}
+
 /* The physical address of @p, on a linear or a virtually mapped stack. */
 static phys_addr_t stack_phys(void *p)
 {
@@ -1462,6 +1554,8 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg_segment_limit),
 	KUNIT_CASE(test_bad_memory),
 	KUNIT_CASE(test_coherent),
+	KUNIT_CASE(test_cache_line_shared),
+	KUNIT_CASE(test_cache_line_shared_sg),
 	KUNIT_CASE(test_untracked_is_silent),
 	KUNIT_CASE(test_untracked_handle_forgotten),
 	KUNIT_CASE(test_untracked_overflow),

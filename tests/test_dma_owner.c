@@ -556,6 +556,84 @@ static int coherent_cycle(struct device *dev, void *buf)
 	return 0;
 }
 
+/*
+ * Cache lines are the kernel's DMA alignment, dma_get_cache_alignment():
+ * 128 bytes on x86 with CONFIG_DMA_OWNER_DEBUG_CACHE_LINE. The buffer
+ * starts on one.
+ */
+#define LINE		dma_get_cache_alignment()
+#define PART		(LINE / 4 * 3)	/* ends inside a line */
+
+/* Two buffers, each in cache lines of its own. */
+static int cache_lines_apart(struct device *dev, void *buf)
+{
+	dma_addr_t a, b;
+
+	if (map_single(dev, buf, PART, DMA_FROM_DEVICE, &a))
+		return -ENOMEM;
+	if (map_single(dev, buf + LINE, PART, DMA_FROM_DEVICE, &b)) {
+		dma_unmap_single(dev, a, PART, DMA_FROM_DEVICE);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, b, PART, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, a, PART, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/*
+ * A header the device reads and a status it writes, in one kmalloc()'d
+ * structure, the status aligned for DMA as Documentation/core-api/dma-api.rst
+ * asks: each has lines of its own. virtio-net's struct control_buf with
+ * its fix (Documentation/dma-owner.rst, "Findings").
+ */
+struct command {
+	u8 header[2];
+
+	__dma_from_device_group_begin();
+	u8 status;
+
+	__dma_from_device_group_end();
+};
+
+static int cache_line_aligned_fields(struct device *dev, void *buf)
+{
+	struct command *cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
+	dma_addr_t a, b;
+	int ret = -ENOMEM;
+
+	if (!cmd)
+		return -ENOMEM;
+	if (map_single(dev, cmd->header, sizeof(cmd->header), DMA_TO_DEVICE, &a))
+		goto out;
+	if (map_single(dev, &cmd->status, 1, DMA_FROM_DEVICE, &b)) {
+		dma_unmap_single(dev, a, sizeof(cmd->header), DMA_TO_DEVICE);
+		goto out;
+	}
+	dma_unmap_single(dev, b, 1, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, a, sizeof(cmd->header), DMA_TO_DEVICE);
+	ret = 0;
+out:
+	kfree(cmd);
+	return ret;
+}
+
+/* The segments of one sg call share lines: they are synced together. */
+static int cache_line_sg_segments(struct device *dev, void *buf)
+{
+	struct scatterlist sg[2];
+	int ents;
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf, PART);
+	sg_set_buf(&sg[1], buf + PART, LINE);
+	ents = dma_map_sg(dev, sg, 2, DMA_FROM_DEVICE);
+	if (!ents)
+		return -ENOMEM;
+	dma_sync_sg_for_cpu(dev, sg, 2, DMA_FROM_DEVICE);
+	dma_unmap_sg(dev, sg, 2, DMA_FROM_DEVICE);
+	return 0;
+}
+
 /* ---- misuse: each must be reported once, with its kind ---------------- */
 
 /*
@@ -679,6 +757,26 @@ static int coherent_size_mismatch(struct device *dev, void *buf)
 static int coherent_cpu_address_mismatch(struct device *dev, void *buf)
 {
 	return coherent_free_mismatch(dev, BUF_SIZE, 64);
+}
+
+/*
+ * A status the device writes and a command it reads, side by side in one
+ * structure, mapped separately: one cache line, as virtio-net's
+ * struct control_buf has them.
+ */
+static int cache_line_shared(struct device *dev, void *buf)
+{
+	dma_addr_t a, b;
+
+	if (map_single(dev, buf, PART, DMA_FROM_DEVICE, &a))
+		return -ENOMEM;
+	if (map_single(dev, buf + PART, PART, DMA_TO_DEVICE, &b)) {
+		dma_unmap_single(dev, a, PART, DMA_FROM_DEVICE);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, b, PART, DMA_TO_DEVICE);
+	dma_unmap_single(dev, a, PART, DMA_FROM_DEVICE);
+	return 0;
 }
 
 /* A buffer on the stack, reached through its page as the DMA API wants. */
@@ -1769,6 +1867,9 @@ static const struct scenario scenarios[] = {
 	{ "identical_handles",		"none", identical_handles },
 	{ "sg_segments_within_limit",	"none", sg_segments_within_limit },
 	{ "coherent_cycle",		"none", coherent_cycle },
+	{ "cache_lines_apart",		"none", cache_lines_apart },
+	{ "cache_line_aligned_fields",	"none", cache_line_aligned_fields },
+	{ "cache_line_sg_segments",	"none", cache_line_sg_segments },
 	{ "missing_sync_single",	"missing-sync-for-device", missing_sync_single },
 	{ "missing_sync_page",		"missing-sync-for-device", missing_sync_page },
 	{ "missing_sync_sg",		"missing-sync-for-device", missing_sync_sg },
@@ -1813,6 +1914,7 @@ static const struct scenario scenarios[] = {
 	{ "coherent_size_mismatch",	"size-mismatch", coherent_size_mismatch },
 	{ "coherent_cpu_address_mismatch", "cpu-address-mismatch",
 	  coherent_cpu_address_mismatch },
+	{ "cache_line_shared",		"cache-line-shared", cache_line_shared },
 	{ "leak",			"leak", leak },
 	{ "random",			"injected", random_workload },
 };

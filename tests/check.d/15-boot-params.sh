@@ -16,7 +16,7 @@ boot() {
 	cat >"$T/$name.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 P=/sys/module/dma_owner/parameters
-for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents; do
+for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents check_segments cache_line; do
 echo "param \$p \$(cat \$P/\$p)"
 done
 dmesg | sed -n 's/.*dma-owner hash table entries: \([0-9]*\) .*/buckets \1/p'
@@ -24,7 +24,7 @@ net_up || exit 10
 fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 disk_rw /dev/nvme0n1 4 || exit 12
 modprobe test_dma_owner || exit 13
-for s in cycle_single cycle_sg partial_sync skip_sync_fragments page_pool_rx identical_handles noncoherent_cycle; do
+for s in cycle_single cycle_sg partial_sync skip_sync_fragments page_pool_rx identical_handles noncoherent_cycle cache_line_aligned_fields cache_line_sg_segments; do
 echo \$s >/sys/kernel/debug/test_dma_owner/run || exit 14
 done
 echo "correct \$(sed -n 's/^violations: //p' /sys/kernel/debug/dma-owner/stats)"
@@ -56,33 +56,34 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 # the guest's TX buffers, which the content check rightly sees change;
 # Documentation/dma-owner.rst, "Limits".)
 if only limits; then
-	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all"
+	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all dma_owner.cache_line=16"
 	check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
 		"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
 		[ "$(stat "$T/limits.out" violation.unknown-handle)" = 1 -a "$(stat "$T/limits.out" violation.use-after-unmap)" = 0 ]
 	check "limits: the log keeps one record" "logged $(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" \
 		[ "$(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" = 1 ]
 	buckets() { tr -d '\r' <"$T/$1.out" | sed -n 's/^buckets //p'; }
-	check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size) buckets=$(buckets limits)" \
-		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N -a "$(buckets limits)" = 256 ]
+	check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size) buckets=$(buckets limits) cache_line=$(param limits cache_line)" \
+		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N -a "$(buckets limits)" = 256 -a "$(param limits cache_line)" = 16 ]
 fi
 
 # Huge: more buckets than memory holds are clamped, a million unmapped records.
 if only huge; then
-	boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536"
+	boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536 dma_owner.cache_line=0"
 	check "huge: a use after unmap is named" "violation.use-after-unmap=$(stat "$T/huge.out" violation.use-after-unmap)" \
 		[ "$(stat "$T/huge.out" violation.use-after-unmap)" = 1 ]
 fi
 
 # Garbage: every value refused, the defaults kept, the tracker on.
 if only garbage; then
-	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks="
+	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks= dma_owner.check_segments=maybe dma_owner.cache_line=256"
 	check "garbage: refused values leave the defaults" \
 		"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
 		[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
 		  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
 		  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
-		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y ]
+		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y -a \
+		  "$(param garbage check_segments)" = N -a "$(param garbage cache_line)" = 128 ]
 	check "garbage: the tracker still reports a missing sync" \
 		"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
 		[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]

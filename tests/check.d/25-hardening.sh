@@ -162,7 +162,7 @@ fetch 2 $url $md5 || exit 17
 echo "nic-incomplete \$(grep -c "^incomplete: \$nic " \$D/stats)"
 cat \$D/stats
 S
-KERNEL_ARGS="slab_debug=A,dma_owner_entry,dma_owner_csum_entry" \
+KERNEL_ARGS="slab_debug=A,dma_owner_entry,dma_owner_wide_entry" \
 	vm "$T/faults.out" --timeout 1200 --nic e1000e --nvme 64M \
 	--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \
 	--files "$T/files" "$T/faults.sh"
