@@ -128,10 +128,18 @@ disk_rw() {
 	echo "$1: wrote and read back $2 MiB${3:+ ($3)}, contents verified"
 }
 
-# The kinds and call sites of the logged reports, one "site KIND in FUNC" each.
+# The kinds and call sites of the logged reports, one "site KIND in FUNC"
+# each; and where a report names another mapping (cache-line-shared), the
+# functions of that mapping's map stack, "stack KIND in FUNC: F1 F2 ...".
 report_sites() {
 	grep -E '^[a-z-]+ in ' /sys/kernel/debug/dma-owner/violations |
 		sed 's/+0x.*//; s/^/site /' | sort -u
+	awk '/^[a-z-]+ in / { site = $0; sub(/\+0x.*/, "", site) }
+	     /^which was mapped at:$/ { w = 1; f = ""; next }
+	     w && /^ / { s = $1; sub(/\+0x.*/, "", s); f = f " " s; next }
+	     w { print "stack " site ":" f; w = 0 }
+	     END { if (w) print "stack " site ":" f }' \
+		/sys/kernel/debug/dma-owner/violations | sort -u
 }
 
 # counts_start [driver|device]: count the tracker's events per driver
@@ -141,6 +149,8 @@ report_sites() {
 # and the kind, two dynamic strings, would make too long a key).
 EVENTS="map unmap sync_for_cpu sync_for_device violation"
 counts_start() {
+	# reports made before, at boot, are in the counters but not the counts
+	sed -n 's/^violations: //p' /sys/kernel/debug/dma-owner/stats >/tmp/violations.before
 	for e in $EVENTS; do
 		keys=${1:-driver}
 		[ $e = violation ] && keys=driver,kind,caller.sym
@@ -152,6 +162,7 @@ counts_start() {
 # The counts so far, one "count EVENT KEY N" line each, and for violations
 # one "count violation DRIVER KIND FUNCTION N" line each.
 counts() {
+	echo "count_base violations $(cat /tmp/violations.before 2>/dev/null || echo 0)"
 	for e in $EVENTS; do
 		[ $e = violation ] && continue
 		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *} hitcount: *\([0-9]*\)\$/count $e \1 \2/p" \
