@@ -218,8 +218,9 @@ static bool clash(const struct dma_owner_wide_entry *a,
  * @sharer: set to a mapping it shares a line with, if any
  *
  * Called before the entry enters the table, with no bucket of the table
- * locked: the index's locks nest inside the table's, never around them.
- * What is read of the other mapping never changes while it is mapped.
+ * locked: an index lock is never held together with a table lock, nor
+ * with another index lock. What is read of the other mapping never changes
+ * while it is mapped, and it leaves the index before it is freed.
  *
  * Context: any; does not sleep.
  * Return: true if it shares a line with a mapping in a way that can
