@@ -57,10 +57,11 @@ struct candidates {
 	struct dma_owner_entry *e;	/* the best one */
 	unsigned long kinds;		/* the kinds it draws */
 	unsigned int score;		/* lower is better */
-	u32 owner_sig;			/* who owns what in it */
+	u32 owner_sig;			/* who owns what in it, if @b is not held */
 	bool tie_differs;		/* one as good differs from it */
 	bool need_spare;		/* a sync may fragment it */
 	bool skip_sync;			/* a candidate was mapped so */
+	bool held;			/* @b is still locked */
 };
 
 static bool fits(const struct call *c, const struct dma_owner_entry *e)
@@ -181,50 +182,90 @@ static u32 owner_sig(const struct dma_owner_entry *e)
 			    e->dir | e->skip_sync << 2 | e->api << 3);
 }
 
-/* Every live mapping the call may mean, and the one it suits best. */
-static void find_candidates(const struct call *c, struct candidates *k)
+/* Add the candidates in the bucket of one place, which is locked. */
+static void scan_place(const struct call *c, struct candidates *k,
+		       struct hlist_bl_head *b, const struct dma_owner_places *pl)
 {
-	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
-	unsigned int n, i, score;
-	unsigned long flags, kinds;
+	unsigned int score;
+	unsigned long kinds;
+	u32 best_sig;
+
+	hlist_bl_for_each_entry(e, pos, b, node) {
+		/* Each entry is seen at its own place only. */
+		if (e->level != pl->level || dma_owner_entry_chunk(e) != pl->chunk ||
+		    !fits(c, e))
+			continue;
+		kinds = call_kinds(c, e);
+		score = call_score(c, e, kinds);
+		k->n++;
+		k->common &= kinds;
+		k->skip_sync |= e->skip_sync;
+		if (SCORE_CLASS(score) < SCORE_CLASS(k->score)) {
+			k->tie_differs = false;
+		} else if (SCORE_CLASS(score) == SCORE_CLASS(k->score)) {
+			/* The best one is in this bucket or was hashed leaving its own. */
+			best_sig = k->b == b ? owner_sig(k->e) : k->owner_sig;
+			if (owner_sig(e) != best_sig)
+				k->tie_differs = true;
+		}
+		if (score < k->score) {
+			k->score = score;
+			k->b = b;
+			k->e = e;
+			k->kinds = kinds;
+			k->need_spare = need_spare(c, e);
+		}
+	}
+}
+
+/*
+ * Every live mapping the call may mean, and the one it suits best. Most
+ * calls find one bucket in use among their places: that bucket is left
+ * locked, with the best candidate in it, for the transition (@k->held);
+ * otherwise each bucket is locked in turn and lock_best() finds the best
+ * one again.
+ */
+static void find_candidates(const struct call *c, struct candidates *k,
+			    unsigned long *flags)
+{
+	struct dma_owner_places pl, only;
+	struct hlist_bl_head *b, *only_b = NULL;
+	unsigned int used = 0;
 
 	memset(k, 0, sizeof(*k));
 	k->common = ~0UL;
 	k->score = UINT_MAX;
-	n = dma_owner_places_of(c->addr, c->op == DMA_OWNER_OP_UNMAP, p);
-	for (i = 0; i < n; i++) {
-		b = dma_owner_bucket(c->dev, p[i].level, p[i].chunk);
+	dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		if (hlist_bl_empty(b))
 			continue;
-		dma_owner_lock_bucket(b, &flags);
-		hlist_bl_for_each_entry(e, pos, b, node) {
-			/* Each entry is seen at its own place only. */
-			if (e->level != p[i].level || dma_owner_entry_chunk(e) != p[i].chunk ||
-			    !fits(c, e))
-				continue;
-			kinds = call_kinds(c, e);
-			score = call_score(c, e, kinds);
-			k->n++;
-			k->common &= kinds;
-			k->skip_sync |= e->skip_sync;
-			if (SCORE_CLASS(score) < SCORE_CLASS(k->score))
-				k->tie_differs = false;
-			else if (SCORE_CLASS(score) == SCORE_CLASS(k->score) &&
-				 owner_sig(e) != k->owner_sig)
-				k->tie_differs = true;
-			if (score < k->score) {
-				k->score = score;
-				k->b = b;
-				k->e = e;
-				k->kinds = kinds;
-				k->owner_sig = owner_sig(e);
-				k->need_spare = need_spare(c, e);
-			}
+		if (!used++) {
+			only = pl;
+			only_b = b;
 		}
-		dma_owner_unlock_bucket(b, flags);
+	}
+	if (used == 1) {
+		dma_owner_lock_bucket(only_b, flags);
+		scan_place(c, k, only_b, &only);
+		if (k->n) {
+			k->held = true;
+			return;
+		}
+		dma_owner_unlock_bucket(only_b, *flags);
+	} else if (used) {
+		dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+			b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
+			if (hlist_bl_empty(b))
+				continue;
+			dma_owner_lock_bucket(b, flags);
+			scan_place(c, k, b, &pl);
+			/* The best one's owners, to find it again unlocked. */
+			if (k->b == b)
+				k->owner_sig = owner_sig(k->e);
+			dma_owner_unlock_bucket(b, *flags);
+		}
 	}
 	if (!k->n)
 		k->common = 0;
@@ -241,6 +282,8 @@ static bool lock_best(const struct call *c, struct candidates *k,
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 
+	if (k->held)
+		return true;
 	dma_owner_lock_bucket(k->b, flags);
 	hlist_bl_for_each_entry(e, pos, k->b, node) {
 		/* The one chosen, or a twin of it: either is as good. */
@@ -265,16 +308,14 @@ static bool lock_best(const struct call *c, struct candidates *k,
  */
 static void blur(const struct call *c, bool skip_sync)
 {
-	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
+	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags;
-	unsigned int n, i;
 
-	n = dma_owner_places_of(c->addr, c->op == DMA_OWNER_OP_UNMAP, p);
-	for (i = 0; i < n; i++) {
-		b = dma_owner_bucket(c->dev, p[i].level, p[i].chunk);
+	dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		dma_owner_lock_bucket(b, &flags);
 		hlist_bl_for_each_entry(e, pos, b, node) {
 			/* Coherent memory has no owner to blur. */
@@ -332,22 +373,22 @@ static void report_kinds(struct verdict *v, const struct call *c,
  */
 static bool in_coherent(const struct call *c)
 {
-	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
+	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags;
-	unsigned int n, i;
 	bool found = false;
 
-	n = dma_owner_places_of(c->addr, false, p);
-	for (i = 0; i < n && !found; i++) {
-		b = dma_owner_bucket(c->dev, p[i].level, p[i].chunk);
+	dma_owner_for_each_place(&pl, c->addr, false) {
+		if (found)
+			break;
+		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		dma_owner_lock_bucket(b, &flags);
 		hlist_bl_for_each_entry(e, pos, b, node) {
 			if (e->dev == c->dev && e->api == DMA_OWNER_API_COHERENT &&
-			    e->level == p[i].level &&
-			    dma_owner_entry_chunk(e) == p[i].chunk &&
+			    e->level == pl.level &&
+			    dma_owner_entry_chunk(e) == pl.chunk &&
 			    c->addr >= e->handle && c->addr - e->handle < e->size) {
 				found = true;
 				break;
@@ -452,22 +493,31 @@ static void do_sync(const struct call *c, struct verdict *v)
 	struct dma_owner_entry snap;
 	struct candidates k = {};
 	unsigned long flags, kinds = 0;
-	bool done = false;
+	bool done = false, untracked;
 	unsigned int try;
 
 	this_cpu_inc(dma_owner_op_counters.n[c->op]);
+	/* Asked before any bucket is locked: it takes a lock of its own. */
+	untracked = c->size && dma_owner_may_mean_untracked(c->dev, c->addr);
 	/* A zero-length sync moves nothing: nothing to check. */
 	for (try = 0; c->size && try < LOCK_TRIES; try++) {
-		find_candidates(c, &k);
+		find_candidates(c, &k, &flags);
 		if (!k.n)
 			break;
-		if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr))) {
+		if (unlikely(untracked)) {
 			k.common = 0;
 			k.tie_differs = true;
 		}
-		if (!mem.spare && k.need_spare)
+		if (!mem.spare && k.need_spare) {
+			/* Allocated unlocked: find the best one again after. */
+			if (k.held) {
+				k.owner_sig = owner_sig(k.e);
+				dma_owner_unlock_bucket(k.b, flags);
+				k.held = false;
+			}
 			mem.spare = kmalloc(sizeof(*mem.spare),
 					    GFP_NOWAIT | __GFP_NOWARN);
+		}
 		if (!lock_best(c, &k, &flags))
 			continue;
 		before = dma_owner_state(k.e);
@@ -482,8 +532,10 @@ static void do_sync(const struct call *c, struct verdict *v)
 		done = true;
 		break;
 	}
-	kfree(mem.spare);
-	kfree(mem.garbage);
+	if (unlikely(mem.spare || mem.garbage)) {
+		kfree(mem.spare);
+		kfree(mem.garbage);
+	}
 	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
 		trace_dma_owner_sync_for_device(c->dev, c->addr, c->size, c->dir,
 						before, after, c->caller);
@@ -508,11 +560,14 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	struct candidates k = {};
 	unsigned long flags, kinds;
 	unsigned int try;
+	bool untracked;
 	int state;
 
+	/* Asked before any bucket is locked: it takes a lock of its own. */
+	untracked = dma_owner_may_mean_untracked(c->dev, c->addr);
 	/* Do not drop an unmap while a mapping it may mean is there. */
 	for (try = 0; try < 64 * LOCK_TRIES; try++) {
-		find_candidates(c, &k);
+		find_candidates(c, &k, &flags);
 		if (!k.n)
 			break;
 		if (!lock_best(c, &k, &flags)) {
@@ -543,12 +598,13 @@ static void do_unmap(const struct call *c, struct verdict *v)
 	if (e->api != DMA_OWNER_API_COHERENT)
 		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
 	dma_owner_remember_unmapped(e, c->caller);
-	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr))) {
+	if (unlikely(untracked)) {
 		k.common = 0;
 		k.tie_differs = true;
 	}
 	kinds = k.common | check_csum(e);
-	dma_owner_snapshot(&snap, e);
+	if (kinds)
+		dma_owner_snapshot(&snap, e);
 	dma_owner_free_entry(e);
 	if (k.tie_differs)
 		blur(c, k.skip_sync);
@@ -586,7 +642,7 @@ static bool map_one(struct device *dev, dma_addr_t addr, size_t size,
 	else if (api == DMA_OWNER_API_COHERENT)
 		e->cpu_addr = cpu_addr;
 	if (!*stack)
-		*stack = dma_owner_save_map_stack(caller);
+		*stack = dma_owner_save_map_stack(dev, caller);
 	e->map_stack = *stack;
 	e->sg_nents = sg_nents;
 	/* Only a single mapping returns an error handle to be checked. */
@@ -930,19 +986,17 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
 void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 {
 	struct call c = { .dev = dev, .addr = addr, .op = DMA_OWNER_OP_UNMAP };
-	struct dma_owner_place p[DMA_OWNER_MAX_PLACES];
+	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags;
-	unsigned int n, i;
 
 	if (addr == DMA_MAPPING_ERROR)
 		return;
 	guard(rcu)();
-	n = dma_owner_places_of(addr, true, p);
-	for (i = 0; i < n; i++) {
-		b = dma_owner_bucket(dev, p[i].level, p[i].chunk);
+	dma_owner_for_each_place(&pl, addr, true) {
+		b = dma_owner_bucket(dev, pl.level, pl.chunk);
 		if (hlist_bl_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);

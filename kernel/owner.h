@@ -316,14 +316,6 @@ struct dma_owner_wide_entry {
 	struct hlist_bl_node line[2];	/* its first and last line */
 };
 
-/* A (level, chunk) a mapping can be hashed at. */
-struct dma_owner_place {
-	unsigned int level;
-	u64 chunk;
-};
-
-#define DMA_OWNER_MAX_PLACES	(2 * DMA_OWNER_NR_LEVELS)
-
 extern unsigned long dma_owner_levels_used;
 extern bool dma_owner_check_contents;
 
@@ -371,10 +363,44 @@ static inline struct hlist_bl_head *dma_owner_bucket(struct device *dev,
 					dma_owner_table_shift)];
 }
 
+/*
+ * Where the mappings that may hold an address are hashed: a mapping starts
+ * in the chunk of an address it holds or in the chunk before, at its own
+ * level; levels never used are skipped. Walked with
+ * dma_owner_for_each_place(), which yields each (level, chunk) in turn.
+ */
+struct dma_owner_places {
+	unsigned long levels;	/* the levels still to walk */
+	dma_addr_t addr;
+	bool starts;		/* only mappings that start at @addr */
+	bool before;		/* the chunk before is next */
+	unsigned int level;
+	u64 chunk;
+};
+
+static inline bool dma_owner_next_place(struct dma_owner_places *pl)
+{
+	if (pl->before) {
+		pl->before = false;
+		pl->chunk--;
+		return true;
+	}
+	if (!pl->levels)
+		return false;
+	pl->level = __ffs(pl->levels);
+	pl->levels &= pl->levels - 1;
+	pl->chunk = (u64)pl->addr >> DMA_OWNER_LEVEL_SHIFT(pl->level);
+	pl->before = !pl->starts && pl->chunk;
+	return true;
+}
+
+#define dma_owner_for_each_place(pl, a, st)				\
+	for ((pl)->levels = READ_ONCE(dma_owner_levels_used),		\
+	     (pl)->addr = (a), (pl)->starts = (st), (pl)->before = false; \
+	     dma_owner_next_place(pl); )
+
 bool dma_owner_table_ready(void);
 int dma_owner_table_init(void);
-unsigned int dma_owner_places_of(dma_addr_t addr, bool starts,
-				 struct dma_owner_place *p);
 struct dma_owner_entry *dma_owner_new_entry(struct device *dev,
 					    dma_addr_t addr, size_t size,
 					    enum dma_data_direction dir,
@@ -387,7 +413,16 @@ void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
 void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
 		      unsigned long caller);
-depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller);
+/* dma_owner.map_stacks= */
+enum {
+	DMA_OWNER_MAP_STACKS_OFF,
+	DMA_OWNER_MAP_STACKS_PER_PATH,	/* taken once per call path and CPU */
+	DMA_OWNER_MAP_STACKS_EVERY_MAP,
+};
+
+depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
+					      unsigned long caller);
+void dma_owner_forget_map_stacks(void);
 bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum);
 void dma_owner_snapshot(struct dma_owner_entry *dst,
 			const struct dma_owner_entry *e);

@@ -74,6 +74,8 @@ int dma_owner_set_enabled(bool on)
 	WRITE_ONCE(dma_owner_settling, true);
 	if (on) {
 		dma_owner_lose_all_completeness();
+		/* Drivers unbound while it was off went unseen. */
+		dma_owner_forget_map_stacks();
 		static_branch_enable(&dma_owner_key);
 		synchronize_rcu();
 		dma_owner_lose_all_completeness();

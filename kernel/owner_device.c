@@ -431,6 +431,8 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_bound);
  */
 void dma_owner_driver_unbound(struct device *dev)
 {
+	/* Its code may go, and another's be loaded where it was. */
+	dma_owner_forget_map_stacks();
 	if (!dma_owner_tracking())
 		return;
 	dma_owner_drop_entries(dev, true, true);

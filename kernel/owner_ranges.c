@@ -144,16 +144,55 @@ static void set_store(struct dma_owner_entry *e, const struct range_set *s,
 		e->inexact = 1;
 }
 
-/**
- * dma_owner_move_bytes() - give bytes of a mapping to the CPU or the device
- * @e: the mapping, its bucket locked
- * @lo: first byte, an offset from its handle
- * @hi: end of the bytes
- * @to_cpu: to the CPU (a sync for the CPU), else to the device
- * @mem: ranges allocated before the lock, and those to free after it
+/*
+ * The common case, an entry with one range that keeps one: no range set.
+ * Return: false if the result needs more than one range.
  */
-void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
-			  bool to_cpu, struct dma_owner_ranges_mem *mem)
+static bool move_bytes_in_one(struct dma_owner_entry *e, u32 lo, u32 hi,
+			      bool to_cpu)
+{
+	u32 a = e->cpu_lo, b = e->cpu_hi;
+
+	if (e->fragmented)
+		return false;
+	if (to_cpu) {
+		if (a < b) {
+			/* Apart, not even touching: two ranges. */
+			if (b < lo || a > hi)
+				return false;
+			a = min(a, lo);
+			b = max(b, hi);
+		} else {
+			a = lo;
+			b = hi;
+		}
+		/* A sync for the CPU of all of it makes the set exact. */
+		if (!lo && hi == e->size)
+			e->inexact = 0;
+	} else if (a < b && a < hi && lo < b) {
+		/* Inside, not at an end: two ranges. */
+		if (a < lo && b > hi)
+			return false;
+		if (a < lo)
+			b = lo;
+		else if (b > hi)
+			a = hi;
+		else
+			a = b = 0;
+	}
+	if (a == b) {
+		a = b = 0;
+		/* The CPU surely owns nothing. */
+		e->inexact = 0;
+	}
+	e->cpu_lo = a;
+	e->cpu_hi = b;
+	return true;
+}
+
+/* Any other: through a range set, which may need a struct dma_owner_ranges. */
+static noinline void move_bytes_in_set(struct dma_owner_entry *e, u32 lo, u32 hi,
+				       bool to_cpu, struct dma_owner_ranges_mem *mem)
 {
 	struct range_set s;
 
@@ -169,4 +208,19 @@ void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
 	if (!s.nr || (to_cpu && !lo && hi == e->size))
 		e->inexact = 0;
 	set_store(e, &s, mem);
+}
+
+/**
+ * dma_owner_move_bytes() - give bytes of a mapping to the CPU or the device
+ * @e: the mapping, its bucket locked
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the bytes
+ * @to_cpu: to the CPU (a sync for the CPU), else to the device
+ * @mem: ranges allocated before the lock, and those to free after it
+ */
+void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
+			  bool to_cpu, struct dma_owner_ranges_mem *mem)
+{
+	if (!move_bytes_in_one(e, lo, hi, to_cpu))
+		move_bytes_in_set(e, lo, hi, to_cpu, mem);
 }

@@ -50,7 +50,7 @@ unsigned long dma_owner_levels_used;	/* bit L: level L has had entries */
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
-static bool map_stacks = true;		/* a stack trace per map call */
+static int map_stacks = DMA_OWNER_MAP_STACKS_PER_PATH;
 
 static unsigned int size_level(size_t size)
 {
@@ -59,35 +59,6 @@ static unsigned int size_level(size_t size)
 	while (l < DMA_OWNER_NR_LEVELS - 1 && size > (1ULL << DMA_OWNER_LEVEL_SHIFT(l)))
 		l++;
 	return l;
-}
-
-/**
- * dma_owner_places_of() - where the mappings that may hold @addr are hashed
- * @addr: the address
- * @starts: only those that start at @addr
- * @p: the places, at most DMA_OWNER_MAX_PLACES
- *
- * A mapping starts in the chunk of an address it holds or in the chunk
- * before, at its own level. Levels never used are skipped.
- *
- * Return: how many places.
- */
-unsigned int dma_owner_places_of(dma_addr_t addr, bool starts, struct dma_owner_place *p)
-{
-	unsigned long used = READ_ONCE(dma_owner_levels_used);
-	unsigned int l, n = 0;
-	u64 chunk;
-
-	for_each_set_bit(l, &used, DMA_OWNER_NR_LEVELS) {
-		chunk = (u64)addr >> DMA_OWNER_LEVEL_SHIFT(l);
-		p[n].level = l;
-		p[n++].chunk = chunk;
-		if (!starts && chunk) {
-			p[n].level = l;
-			p[n++].chunk = chunk - 1;
-		}
-	}
-	return n;
 }
 
 /**
@@ -147,23 +118,50 @@ void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
 	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
 }
 
-/**
- * dma_owner_save_map_stack() - the stack of a map call, in the stack depot
- * @caller: the driver code that called dma_map_*()
- *
- * Without the tracker's and the DMA API's own frames: the trace starts at
- * @caller.
- *
- * Return: the depot handle, 0 if none (dma_owner.map_stacks=0, or no
- * memory).
+/*
+ * Map stacks, kept per call path. Walking the stack is most of what a map
+ * costs, several times the rest of the tracker, yet a driver maps from a
+ * handful of call paths over and over. Each CPU keeps the stacks it took
+ * last, keyed by what tells one call path from another at next to no
+ * cost: the call site, the device, the depth of the stack there and the
+ * context (task, softirq, hardirq). A map with a key seen before gets that
+ * map's stack; two paths reach one call site for one device at the same
+ * depth in the same context only by coincidence. A driver unbinding
+ * empties them all: its code and its devices may be gone.
  */
-depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller)
+#define STACK_MEMO_BITS		7
+
+struct stack_memo {
+	unsigned long caller;
+	const struct device *dev;
+	unsigned long where;		/* stack depth and context */
+	unsigned int epoch;
+	depot_stack_handle_t stack;
+};
+
+struct stack_memos {
+	struct stack_memo slot[1 << STACK_MEMO_BITS];
+};
+
+static DEFINE_PER_CPU(struct stack_memos, stack_memos);
+static unsigned int stack_memo_epoch;
+
+/**
+ * dma_owner_forget_map_stacks() - stop giving new maps the stacks taken so far
+ *
+ * Called when a driver unbinds.
+ */
+void dma_owner_forget_map_stacks(void)
+{
+	WRITE_ONCE(stack_memo_epoch, READ_ONCE(stack_memo_epoch) + 1);
+}
+
+/* The stack of this map, from @caller on, without the tracker's frames. */
+static noinline depot_stack_handle_t take_map_stack(unsigned long caller)
 {
 	unsigned long entries[STACK_DEPTH];
 	unsigned int n, skip;
 
-	if (!READ_ONCE(map_stacks))
-		return 0;
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
 	for (skip = 0; skip < n && entries[skip] != caller; skip++)
 		;
@@ -173,6 +171,60 @@ depot_stack_handle_t dma_owner_save_map_stack(unsigned long caller)
 				      GFP_NOWAIT | __GFP_NOWARN,
 				      STACK_DEPOT_FLAG_CAN_ALLOC);
 }
+
+/**
+ * dma_owner_save_map_stack() - the stack of a map call, in the stack depot
+ * @dev: the device
+ * @caller: the driver code that called dma_map_*()
+ *
+ * Without the tracker's and the DMA API's own frames: the trace starts at
+ * @caller. With dma_owner.map_stacks=1, the stack of an earlier map from
+ * the same call path, if this CPU has it.
+ *
+ * Return: the depot handle, 0 if none (dma_owner.map_stacks=0, or no
+ * memory).
+ */
+depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
+					      unsigned long caller)
+{
+	unsigned int epoch = READ_ONCE(stack_memo_epoch);
+	depot_stack_handle_t stack = 0;
+	int mode = READ_ONCE(map_stacks);
+	struct stack_memo *m;
+	unsigned long where, flags;
+	unsigned int i;
+
+	if (mode == DMA_OWNER_MAP_STACKS_OFF)
+		return 0;
+	/* An NMI can interrupt a CPU's memo: it takes its own stack. */
+	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi())
+		return take_map_stack(caller);
+	/* How deep this stack is, wherever it starts (stacks are aligned). */
+	where = ((unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1)) |
+		(unsigned long)interrupt_context_level() << 24;
+	i = hash_long(caller ^ (unsigned long)dev ^ where, STACK_MEMO_BITS);
+	local_irq_save(flags);
+	m = &this_cpu_ptr(&stack_memos)->slot[i];
+	if (m->caller == caller && m->dev == dev && m->where == where &&
+	    m->epoch == epoch)
+		stack = m->stack;
+	local_irq_restore(flags);
+	if (stack)
+		return stack;
+	stack = take_map_stack(caller);
+	if (!stack)
+		return 0;
+	local_irq_save(flags);
+	m = &this_cpu_ptr(&stack_memos)->slot[i];
+	m->caller = caller;
+	m->dev = dev;
+	m->where = where;
+	m->epoch = epoch;
+	m->stack = stack;
+	local_irq_restore(flags);
+	return stack;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_save_map_stack);
 
 /**
  * dma_owner_map_caller() - the driver code that called dma_map_*()
@@ -517,9 +569,27 @@ unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 module_param_named(check_contents, dma_owner_check_contents, bool, 0644);
 MODULE_PARM_DESC(check_contents,
 		 "Checksum DMA_TO_DEVICE buffers to catch CPU writes while the device owns them");
-module_param(map_stacks, bool, 0644);
+static int map_stacks_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int mode;
+
+	if (kstrtouint(val, 0, &mode) || mode > DMA_OWNER_MAP_STACKS_EVERY_MAP) {
+		pr_err("map_stacks=%s: want 0 (none), 1 (one per call path) or 2 (one per map)\n",
+		       val ?: "");
+		return -EINVAL;
+	}
+	WRITE_ONCE(map_stacks, mode);
+	return 0;
+}
+
+static const struct kernel_param_ops map_stacks_ops = {
+	.set = map_stacks_set,
+	.get = param_get_int,
+};
+
+module_param_cb(map_stacks, &map_stacks_ops, &map_stacks, 0644);
 MODULE_PARM_DESC(map_stacks,
-		 "Record where each mapping was made, as a stack trace (default: on)");
+		 "Where each mapping was made, as a stack trace: 0 none, 1 one per call path (default), 2 one per map");
 module_param(hash_entries, ulong, 0444);
 MODULE_PARM_DESC(hash_entries, "Hash buckets (default: one per page of memory)");
 

@@ -1281,6 +1281,71 @@ static void test_bad_memory(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* One call site, whichever path reaches it. */
+static noinline depot_stack_handle_t map_site(struct kunit *test)
+{
+	return dma_owner_save_map_stack(DEV(test), _THIS_IP_);
+}
+
+static noinline depot_stack_handle_t path_short(struct kunit *test)
+{
+	depot_stack_handle_t h = map_site(test);
+
+	OPTIMIZER_HIDE_VAR(h);		/* a frame of its own, not a tail call */
+	return h;
+}
+
+static noinline depot_stack_handle_t path_deep(struct kunit *test)
+{
+	volatile char pad[128];		/* reaches the site deeper in the stack */
+	depot_stack_handle_t h;
+
+	pad[0] = 0;
+	h = map_site(test);
+	OPTIMIZER_HIDE_VAR(h);
+	return h + pad[0];
+}
+
+/* Does the stack @h pass through @fn? */
+static bool stack_through(depot_stack_handle_t h, const char *fn)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned long *frames;
+	unsigned int i, n;
+
+	n = h ? stack_depot_fetch(h, &frames) : 0;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%ps", (void *)frames[i]);
+		name[strcspn(name, " .")] = '\0';
+		if (!strcmp(name, fn))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Map stacks are kept per call path: a call site reached by two paths gets
+ * each path's own stack, however often and in whatever order, never the
+ * other's.
+ */
+static void test_map_stack_per_path(struct kunit *test)
+{
+	depot_stack_handle_t s1, d1, s2, d2;
+
+	s1 = path_short(test);
+	d1 = path_deep(test);
+	s2 = path_short(test);
+	d2 = path_deep(test);
+	KUNIT_ASSERT_NE(test, s1, 0);
+	KUNIT_ASSERT_NE(test, d1, 0);
+	KUNIT_EXPECT_TRUE(test, stack_through(s1, "path_short"));
+	KUNIT_EXPECT_FALSE(test, stack_through(s1, "path_deep"));
+	KUNIT_EXPECT_TRUE(test, stack_through(d1, "path_deep"));
+	KUNIT_EXPECT_FALSE(test, stack_through(d1, "path_short"));
+	KUNIT_EXPECT_EQ(test, s2, s1);
+	KUNIT_EXPECT_EQ(test, d2, d1);
+}
+
 /* A resource mapping is tracked like any other. */
 static void test_resource(struct kunit *test)
 {
@@ -1553,6 +1618,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg_count_mismatch),
 	KUNIT_CASE(test_sg_segment_limit),
 	KUNIT_CASE(test_bad_memory),
+	KUNIT_CASE(test_map_stack_per_path),
 	KUNIT_CASE(test_coherent),
 	KUNIT_CASE(test_cache_line_shared),
 	KUNIT_CASE(test_cache_line_shared_sg),

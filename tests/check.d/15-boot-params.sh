@@ -64,7 +64,7 @@ if only limits; then
 		[ "$(tr -d '\r' <"$T/limits.out" | sed -n 's/^logged //p')" = 1 ]
 	buckets() { tr -d '\r' <"$T/$1.out" | sed -n 's/^buckets //p'; }
 	check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size) buckets=$(buckets limits) cache_line=$(param limits cache_line)" \
-		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = N -a "$(buckets limits)" = 256 -a "$(param limits cache_line)" = 16 ]
+		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = 0 -a "$(buckets limits)" = 256 -a "$(param limits cache_line)" = 16 ]
 fi
 
 # Huge: more buckets than memory holds are clamped, a million unmapped records.
@@ -76,13 +76,13 @@ fi
 
 # Garbage: every value refused, the defaults kept, the tracker on.
 if only garbage; then
-	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks= dma_owner.check_segments=maybe dma_owner.cache_line=256"
+	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks=3 dma_owner.check_segments=maybe dma_owner.cache_line=256"
 	check "garbage: refused values leave the defaults" \
 		"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
 		[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
 		  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
 		  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
-		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = Y -a \
+		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = 1 -a \
 		  "$(param garbage check_segments)" = N -a "$(param garbage cache_line)" = 128 ]
 	check "garbage: the tracker still reports a missing sync" \
 		"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
