@@ -230,6 +230,7 @@ static void scan_place(const struct call *c, struct candidates *k,
 static void find_candidates(const struct call *c, struct candidates *k,
 			    unsigned long *flags)
 {
+	bool starts = c->op == DMA_OWNER_OP_UNMAP;
 	struct dma_owner_places pl, only;
 	struct hlist_bl_head *b, *only_b = NULL;
 	unsigned int used = 0;
@@ -237,7 +238,8 @@ static void find_candidates(const struct call *c, struct candidates *k,
 	memset(k, 0, sizeof(*k));
 	k->common = ~0UL;
 	k->score = UINT_MAX;
-	dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
+	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		if (hlist_bl_empty(b))
 			continue;
@@ -255,7 +257,8 @@ static void find_candidates(const struct call *c, struct candidates *k,
 		}
 		dma_owner_unlock_bucket(only_b, *flags);
 	} else if (used) {
-		dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+		for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
+		     dma_owner_next_place(&pl);) {
 			b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 			if (hlist_bl_empty(b))
 				continue;
@@ -308,13 +311,15 @@ static bool lock_best(const struct call *c, struct candidates *k,
  */
 static void blur(const struct call *c, bool skip_sync)
 {
+	bool starts = c->op == DMA_OWNER_OP_UNMAP;
 	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags;
 
-	dma_owner_for_each_place(&pl, c->addr, c->op == DMA_OWNER_OP_UNMAP) {
+	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
+	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		dma_owner_lock_bucket(b, &flags);
 		hlist_bl_for_each_entry(e, pos, b, node) {
@@ -380,7 +385,8 @@ static bool in_coherent(const struct call *c)
 	unsigned long flags;
 	bool found = false;
 
-	dma_owner_for_each_place(&pl, c->addr, false) {
+	for (dma_owner_first_place(&pl, c->dev, c->addr, false);
+	     dma_owner_next_place(&pl);) {
 		if (found)
 			break;
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
@@ -995,7 +1001,8 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 	if (addr == DMA_MAPPING_ERROR)
 		return;
 	guard(rcu)();
-	dma_owner_for_each_place(&pl, addr, true) {
+	for (dma_owner_first_place(&pl, dev, addr, true);
+	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(dev, pl.level, pl.chunk);
 		if (hlist_bl_empty(b))
 			continue;

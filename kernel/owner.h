@@ -316,7 +316,20 @@ struct dma_owner_wide_entry {
 	struct hlist_bl_node line[2];	/* its first and last line */
 };
 
-extern unsigned long dma_owner_levels_used;
+/*
+ * The levels devices have had entries at (bit L: level L), by a hash of
+ * the device: a call walks only the levels its device, or one that shares
+ * its hash, has used, so a device that maps small buffers does not pay for
+ * another's large ones. Bits are never cleared.
+ */
+#define DMA_OWNER_LEVEL_SETS_BITS	6
+extern unsigned long dma_owner_level_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
+
+static inline unsigned long *dma_owner_levels_of(const struct device *dev)
+{
+	return &dma_owner_level_sets[hash_ptr(dev, DMA_OWNER_LEVEL_SETS_BITS)];
+}
+
 extern bool dma_owner_check_contents;
 
 /* Where a mapping of @dev at @level starting in @chunk is hashed. */
@@ -364,10 +377,11 @@ static inline struct hlist_bl_head *dma_owner_bucket(struct device *dev,
 }
 
 /*
- * Where the mappings that may hold an address are hashed: a mapping starts
- * in the chunk of an address it holds or in the chunk before, at its own
- * level; levels never used are skipped. Walked with
- * dma_owner_for_each_place(), which yields each (level, chunk) in turn.
+ * Where the mappings of a device that may hold an address are hashed: a
+ * mapping starts in the chunk of an address it holds or in the chunk
+ * before, at its own level; levels the device never used are skipped.
+ * dma_owner_first_place() starts a walk, dma_owner_next_place() yields
+ * each (level, chunk) in turn.
  */
 struct dma_owner_places {
 	unsigned long levels;	/* the levels still to walk */
@@ -377,6 +391,16 @@ struct dma_owner_places {
 	unsigned int level;
 	u64 chunk;
 };
+
+static inline void dma_owner_first_place(struct dma_owner_places *pl,
+					 const struct device *dev,
+					 dma_addr_t addr, bool starts)
+{
+	pl->levels = READ_ONCE(*dma_owner_levels_of(dev));
+	pl->addr = addr;
+	pl->starts = starts;
+	pl->before = false;
+}
 
 static inline bool dma_owner_next_place(struct dma_owner_places *pl)
 {
@@ -393,11 +417,6 @@ static inline bool dma_owner_next_place(struct dma_owner_places *pl)
 	pl->before = !pl->starts && pl->chunk;
 	return true;
 }
-
-#define dma_owner_for_each_place(pl, a, st)				\
-	for ((pl)->levels = READ_ONCE(dma_owner_levels_used),		\
-	     (pl)->addr = (a), (pl)->starts = (st), (pl)->before = false; \
-	     dma_owner_next_place(pl); )
 
 bool dma_owner_table_ready(void);
 int dma_owner_table_init(void);

@@ -178,10 +178,11 @@ static bool move_bytes_in_one(struct dma_owner_entry *e, u32 lo, u32 hi,
 		else if (b > hi)
 			a = hi;
 		else
-			a = b = 0;
+			b = a;
 	}
 	if (a == b) {
-		a = b = 0;
+		a = 0;
+		b = 0;
 		/* The CPU surely owns nothing. */
 		e->inexact = 0;
 	}

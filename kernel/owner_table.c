@@ -46,7 +46,7 @@ static struct kmem_cache *entry_cache;
 static struct kmem_cache *wide_entry_cache;
 struct hlist_bl_head *dma_owner_table __ro_after_init;
 unsigned int dma_owner_table_shift __ro_after_init;
-unsigned long dma_owner_levels_used;	/* bit L: level L has had entries */
+unsigned long dma_owner_level_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
@@ -332,13 +332,14 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
  */
 void dma_owner_insert(struct dma_owner_entry *e)
 {
+	unsigned long *levels = dma_owner_levels_of(e->dev);
 	struct hlist_bl_head *b;
 	unsigned long flags;
 	long live, peak;
 
 	/* Lookups must see the level before they can miss the entry. */
-	if (!test_bit(e->level, &dma_owner_levels_used)) {
-		set_bit(e->level, &dma_owner_levels_used);
+	if (!test_bit(e->level, levels)) {
+		set_bit(e->level, levels);
 		/*
 		 * The bit before the entry is linked: a CPU that learns the
 		 * handle from this one (through the driver) sees both.

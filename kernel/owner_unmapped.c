@@ -114,14 +114,15 @@ void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
  * @r: the report to fill in: entry, unmap caller and time
  *
  * Only asked before a report: it probes every sixteenth of a chunk a
- * mapping of each level in use may have started in, 17 sets per level.
+ * mapping of each level the device used may have started in, 17 sets per
+ * level.
  *
  * Return: true if one was found.
  */
 bool dma_owner_find_unmapped(struct device *dev, dma_addr_t addr,
 			     struct dma_owner_report *r)
 {
-	unsigned long used = READ_ONCE(dma_owner_levels_used);
+	unsigned long used = READ_ONCE(*dma_owner_levels_of(dev));
 	struct unmapped_rec *rec;
 	struct unmapped_set *set;
 	unsigned int l, w, i, n;

@@ -1297,13 +1297,14 @@ static noinline depot_stack_handle_t path_short(struct kunit *test)
 
 static noinline depot_stack_handle_t path_deep(struct kunit *test)
 {
-	volatile char pad[128];		/* reaches the site deeper in the stack */
+	char pad[128], *p = pad;	/* reaches the site deeper in the stack */
 	depot_stack_handle_t h;
 
-	pad[0] = 0;
+	OPTIMIZER_HIDE_VAR(p);
+	p[0] = 0;
 	h = map_site(test);
 	OPTIMIZER_HIDE_VAR(h);
-	return h + pad[0];
+	return h + p[0];
 }
 
 /* Does the stack @h pass through @fn? */
