@@ -3,18 +3,26 @@
 # "make bench": what the tracker costs, against no tracking and against
 # CONFIG_DMA_API_DEBUG, and how that scales with live mappings.
 #
-# Builds two lean kernels (configs/bench.config with the tracker, and
-# configs/bench-base.config without it; no KASAN or lockdep), then boots:
+# Builds two kernels the way a distribution builds its own
+# (configs/bench.config with the tracker, configs/bench-base.config
+# without it; no KASAN or lockdep), then boots:
 #   compiled-out   bench-base, dma_debug=off        the kernel without us
 #   off            bench, dma_owner=off dma_debug=off
-#   tracker        bench, dma_debug=off
+#   tracker        bench, dma_debug=off             the default detail
 #   tracker-nostack  the same with dma_owner.map_stacks=0 (what stacks cost)
+#   tracker-stack-per-map  with dma_owner.map_stacks=2
 #   dma-debug      bench, dma_owner=off
-# and in each runs tests/guest/bench.sh: dma_owner_bench.ko cycles (single
-# thread, all vCPUs, with 1 .. 1048576 other mappings live), memory in use,
-# and upstream's dma_map_benchmark. scripts/bench-report.py turns the
-# figures into a table of ratios, out/bench/results.{csv,json} and a plot,
-# out/bench/scaling.svg.
+# and in each runs tests/guest/bench.sh: dma_owner_bench.ko cycles (with 1
+# .. 1048576 other mappings live), memory in use, and upstream's
+# dma_map_benchmark. scripts/bench-report.py turns the figures into a table
+# of ratios, out/bench/results.{csv,json} and a plot, out/bench/scaling.svg.
+#
+# Each boot is one vCPU under QEMU's -icount (tests/vm/run-vm.sh,
+# ACCEL=icount): guest time advances one nanosecond per instruction, so a
+# figure counts the instructions a cycle executes, whatever else the host
+# is doing, and repeats to within a fraction of a percent. It weighs every
+# instruction alike (a cache miss or an atomic costs no more than an add):
+# the ratios are those of work done, not of a real CPU's time.
 #
 # usage: bench.sh [--smoke]    --smoke: one short boot of the tracker kernel
 #                              (the check that the benchmark still runs)
@@ -68,8 +76,8 @@ boot() {
 		[ -z "${!v}" ] || settings="$settings$v='${!v}' "
 	done
 	echo "${settings}sh /usr/share/dma-owner/bench.sh" >"$out/run.sh"
-	if ! DMA_OWNER_CONFIG=$cfg QEMU_ARGS="-m 3G -device edu -device edu" \
-		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --timeout 3600 \
+	if ! ACCEL=icount DMA_OWNER_CONFIG=$cfg QEMU_ARGS="-m 3G -device edu -device edu" \
+		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --smp 1 --timeout 3600 \
 		--files "$CACHE/bench-mod-$cfg/files" --log "$log.console" \
 		"$out/run.sh" >"$log" 2>&1; then
 		tail -20 "$log" >&2
@@ -91,6 +99,7 @@ boot compiled-out bench-base "dma_debug=off"
 boot off bench "dma_owner=off dma_debug=off"
 boot tracker bench "dma_debug=off"
 boot tracker-nostack bench "dma_debug=off dma_owner.map_stacks=0"
+boot tracker-stack-per-map bench "dma_debug=off dma_owner.map_stacks=2"
 boot dma-debug bench "dma_owner=off"
 python3 "$REPO/scripts/bench-report.py" "$out"
 say "bench: done in $(( $(date +%s) - start ))s; figures in ${out#$REPO/}/"

@@ -50,8 +50,11 @@ live=1
 echo "live 1" >$B || exit 2
 run map 1
 run sync 1
-run map "$(nproc)"
-run sync "$(nproc)"
+# With one vCPU (the -icount boots), these would repeat the above.
+if [ "$(nproc)" -gt 1 ]; then
+	run map "$(nproc)"
+	run sync "$(nproc)"
+fi
 for live in $LIVES; do
 	echo "live $live" >$B || { echo "cannot keep $live mappings live"; exit 2; }
 	echo "M live=$live $(memory)"

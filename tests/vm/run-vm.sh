@@ -37,7 +37,9 @@ options:
   -q                 do not print the script output as it runs
 
 environment: QEMU_ARGS (extra QEMU options), KERNEL_ARGS (extra kernel
-command line), ACCEL=tcg|kvm (default: kvm only if a probe boot works).
+command line), ACCEL=tcg|kvm|icount (default: kvm only if a probe boot
+works; icount: TCG in which guest time counts instructions, 1 ns each, so
+that a guest-side timer measures work, not the host's load).
 
 exit status: the script's own, or 124 the guest timed out, 125 the kernel
 panicked, oopsed, or printed a KASAN, lockdep, BUG or unexpected WARN report,
@@ -153,7 +155,9 @@ fi
 case "$accel" in
 kvm) qargs+=(-accel kvm -cpu host) ;;
 tcg) qargs+=(-accel tcg,thread=multi -cpu max,la57=off) ;;
-*) die "ACCEL=$accel: want tcg or kvm" ;;
+# One host thread runs every vCPU, and an idle guest skips ahead.
+icount) qargs+=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max,la57=off) ;;
+*) die "ACCEL=$accel: want tcg, kvm or icount" ;;
 esac
 
 # shellcheck disable=SC2206
