@@ -6,7 +6,8 @@ usage: bench-report.py [--smoke] OUTDIR
 
 Reads OUTDIR/raw.txt ("MODE B|M|D key=value ..." lines, one boot per MODE)
 and each boot's console log for the tracker's hash table size; writes
-OUTDIR/results.csv, OUTDIR/results.json and OUTDIR/scaling.svg, and prints
+OUTDIR/results.csv, OUTDIR/results.json and OUTDIR/scaling.svg (with
+matplotlib), and prints
 the table. Every figure is the median of its repetitions; its spread is
 (max - min) / median over them, and a row's spread the largest of its
 modes'. Ratios, not absolute times, are what carry over from QEMU to a
@@ -54,40 +55,56 @@ def hash_bytes(outdir):
     return int(m.group(1)) if m else None
 
 
-def svg(series, lives, path):
-    """A log-x line plot of ns per sync cycle against live mappings."""
-    w, h, l, r, t, b = 640, 400, 70, 150, 30, 50
-    ymax = max(v for s in series.values() for v in s if v) * 1.1
-    xs = {live: l + (w - l - r) * i / max(1, len(lives) - 1)
-          for i, live in enumerate(lives)}
+def round_count(x):
+    """1, 10, 100, 1k, 10k, 100k, 1M: tick labels that fit."""
+    for div, unit in ((1e6, 'M'), (1e3, 'k')):
+        if x >= div:
+            return f'{x / div:g}{unit}'
+    return f'{x:g}'
 
-    def y(v):
-        return t + (h - t - b) * (1 - v / ymax)
-    colours = {'tracker': '#c0392b', 'tracker-nostack': '#e67e22', 'dma-debug': '#2c3e50',
+
+def plot(cycles, lives, path):
+    """Instructions per cycle against live mappings, one panel per cycle kind:
+    the median of each mode, its repetitions' range as error bars."""
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    colours = {'tracker': '#c0392b', 'tracker-nostack': '#e67e22',
+               'tracker-stack-per-map': '#8e44ad', 'dma-debug': '#2c3e50',
                'off': '#7f8c8d', 'compiled-out': '#27ae60'}
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-         f'font-family="sans-serif" font-size="12">',
-         f'<rect width="{w}" height="{h}" fill="white"/>',
-         f'<text x="{w / 2}" y="18" text-anchor="middle">'
-         'map + sync_for_cpu + sync_for_device + unmap, one thread</text>',
-         f'<line x1="{l}" y1="{h - b}" x2="{w - r}" y2="{h - b}" stroke="black"/>',
-         f'<line x1="{l}" y1="{t}" x2="{l}" y2="{h - b}" stroke="black"/>',
-         f'<text x="{(l + w - r) / 2}" y="{h - 12}" text-anchor="middle">'
-         'other mappings live</text>',
-         f'<text x="16" y="{h / 2}" transform="rotate(-90 16 {h / 2})" '
-         'text-anchor="middle">ns per cycle (TCG)</text>']
-    for live, x in xs.items():
-        o.append(f'<text x="{x}" y="{h - b + 16}" text-anchor="middle">{live}</text>')
-    for i in range(5):
-        v = ymax * i / 4
-        o.append(f'<text x="{l - 6}" y="{y(v) + 4}" text-anchor="end">{v:.0f}</text>')
-    for n, (mode, vals) in enumerate(series.items()):
-        pts = ' '.join(f'{xs[lv]:.1f},{y(v):.1f}' for lv, v in zip(lives, vals) if v)
-        c = colours.get(mode, 'black')
-        o.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="2"/>')
-        o.append(f'<text x="{w - r + 10}" y="{t + 20 + 18 * n}" fill="{c}">{mode}</text>')
-    o.append('</svg>')
-    open(path, 'w').write('\n'.join(o) + '\n')
+    panels = [('map', 'map + unmap'), ('sync', 'map + sync_for_cpu + sync_for_device + unmap')]
+    fig, axes = plt.subplots(1, len(panels), figsize=(12, 4.5))
+    for ax, (op, title) in zip(axes, panels):
+        for mode in MODES:
+            xs, ys, lo, hi = [], [], [], []
+            for lv in lives:
+                v = cycles.get((mode, op, 1, lv))
+                if not v:
+                    continue
+                m = statistics.median(v)
+                xs.append(lv)
+                ys.append(m)
+                lo.append(m - min(v))
+                hi.append(max(v) - m)
+            if xs:
+                ax.errorbar(xs, ys, yerr=[lo, hi], label=mode, color=colours.get(mode),
+                            marker='o', markersize=4, capsize=3, linewidth=1.5)
+        ax.set_xscale('log')
+        ax.xaxis.set_major_locator(LogLocator(base=10))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: round_count(x)))
+        ax.set_ylim(bottom=0)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f'{y:,.0f}'))
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel('other mappings live')
+        ax.grid(True, which='major', alpha=0.3)
+    for ax in axes:
+        ax.set_ylabel('instructions per cycle (QEMU -icount)')
+    axes[-1].legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.02, 1))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def main():
@@ -190,8 +207,7 @@ def main():
                 f.write(f'{m},{op},{th},{lv},{i + 1},{v}\n')
     with open(f'{outdir}/results.json', 'w') as f:
         json.dump(results, f, indent=1)
-    svg({m: [get(m, ('sync', 1, lv)) for lv in lives]
-         for m in ('off', 'tracker', 'tracker-nostack', 'dma-debug')}, lives, f'{outdir}/scaling.svg')
+    plot(cycles, sorted({k[3] for k in cycles}), f'{outdir}/scaling.svg')
 
     def fmt(x, spec):
         return format(x, spec) if x is not None else '-'

@@ -15,7 +15,8 @@
 # and in each runs tests/guest/bench.sh: dma_owner_bench.ko cycles (with 1
 # .. 1048576 other mappings live), memory in use, and upstream's
 # dma_map_benchmark. scripts/bench-report.py turns the figures into a table
-# of ratios, out/bench/results.{csv,json} and a plot, out/bench/scaling.svg.
+# of ratios, out/bench/results.{csv,json} and a plot, out/bench/scaling.svg
+# (matplotlib: one panel per cycle, the spread as error bars).
 #
 # Each boot is one vCPU under QEMU's -icount (tests/vm/run-vm.sh,
 # ACCEL=icount): guest time advances one nanosecond per instruction, so a
@@ -90,7 +91,7 @@ boot() {
 if [ -n "$smoke" ]; then
 	build bench
 	ITERS=${ITERS:-200} REPS=${REPS:-1} LIVES=${LIVES:-"1 1000"} boot tracker bench dma_debug=off
-	python3 "$REPO/scripts/bench-report.py" --smoke "$out"
+	/usr/bin/python3 "$REPO/scripts/bench-report.py" --smoke "$out"
 	exit
 fi
 build bench-base
@@ -101,5 +102,6 @@ boot tracker bench "dma_debug=off"
 boot tracker-nostack bench "dma_debug=off dma_owner.map_stacks=0"
 boot tracker-stack-per-map bench "dma_debug=off dma_owner.map_stacks=2"
 boot dma-debug bench "dma_owner=off"
-python3 "$REPO/scripts/bench-report.py" "$out"
+# Debian's python3, which has python3-matplotlib (scripts/setup.sh).
+/usr/bin/python3 "$REPO/scripts/bench-report.py" "$out"
 say "bench: done in $(( $(date +%s) - start ))s; figures in ${out#$REPO/}/"

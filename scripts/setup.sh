@@ -8,7 +8,8 @@ set -e
 PACKAGES="linux-source-6.12 build-essential gcc make flex bison bc libelf-dev
 libssl-dev cpio xz-utils kmod rsync ccache python3 qemu-system-x86
 busybox-static trace-cmd linux-perf libtracefs-dev libtraceevent-dev
-libtracecmd-dev pkg-config python3-sphinx python3-ply python3-git chromium
+libtracecmd-dev pkg-config python3-sphinx python3-ply python3-git python3-matplotlib
+chromium
 gcc-s390x-linux-gnu"
 
 stamp=$CACHE/setup.stamp

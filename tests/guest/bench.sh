@@ -58,6 +58,7 @@ fi
 for live in $LIVES; do
 	echo "live $live" >$B || { echo "cannot keep $live mappings live"; exit 2; }
 	echo "M live=$live $(memory)"
+	run map 1
 	run sync 1
 done
 echo "live 0" >$B
