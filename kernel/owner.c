@@ -182,11 +182,17 @@ static u32 owner_sig(const struct dma_owner_entry *e)
 			    e->dir | e->skip_sync << 2 | e->api << 3);
 }
 
-/* Add the candidates in the bucket of one place, which is locked. */
-static void scan_place(const struct call *c, struct candidates *k,
+/*
+ * Add the candidates in the bucket of one place, which is locked. Two
+ * places may share a bucket, locked once for each: an entry found under
+ * another hold of the lock may be gone, only its owners' hash is kept.
+ *
+ * Return: true if the best candidate is one found now.
+ */
+static bool scan_place(const struct call *c, struct candidates *k,
 		       struct hlist_bl_head *b, const struct dma_owner_places *pl)
 {
-	struct dma_owner_entry *e;
+	struct dma_owner_entry *e, *best_here = NULL;
 	struct hlist_bl_node *pos;
 	unsigned int score;
 	unsigned long kinds;
@@ -205,8 +211,7 @@ static void scan_place(const struct call *c, struct candidates *k,
 		if (SCORE_CLASS(score) < SCORE_CLASS(k->score)) {
 			k->tie_differs = false;
 		} else if (SCORE_CLASS(score) == SCORE_CLASS(k->score)) {
-			/* The best one is in this bucket or was hashed leaving its own. */
-			best_sig = k->b == b ? owner_sig(k->e) : k->owner_sig;
+			best_sig = best_here ? owner_sig(best_here) : k->owner_sig;
 			if (owner_sig(e) != best_sig)
 				k->tie_differs = true;
 		}
@@ -216,8 +221,10 @@ static void scan_place(const struct call *c, struct candidates *k,
 			k->e = e;
 			k->kinds = kinds;
 			k->need_spare = need_spare(c, e);
+			best_here = e;
 		}
 	}
+	return !!best_here;
 }
 
 /*
@@ -263,9 +270,8 @@ static void find_candidates(const struct call *c, struct candidates *k,
 			if (hlist_bl_empty(b))
 				continue;
 			dma_owner_lock_bucket(b, flags);
-			scan_place(c, k, b, &pl);
 			/* The best one's owners, to find it again unlocked. */
-			if (k->b == b)
+			if (scan_place(c, k, b, &pl))
 				k->owner_sig = owner_sig(k->e);
 			dma_owner_unlock_bucket(b, *flags);
 		}

@@ -25,7 +25,9 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/memblock.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/randomize_kstack.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -126,8 +128,8 @@ void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
  * cost: the call site, the device, the depth of the stack there and the
  * context (task, softirq, hardirq). A map with a key seen before gets that
  * map's stack; two paths reach one call site for one device at the same
- * depth in the same context only by coincidence. A driver unbinding
- * empties them all: its code and its devices may be gone.
+ * depth in the same context only by coincidence. A driver unbinding or a
+ * module going empties them all: code and devices may be gone.
  */
 #define STACK_MEMO_BITS		7
 
@@ -144,16 +146,45 @@ struct stack_memos {
 };
 
 static DEFINE_PER_CPU(struct stack_memos, stack_memos);
-static unsigned int stack_memo_epoch;
+static atomic_t stack_memo_epoch;
 
 /**
  * dma_owner_forget_map_stacks() - stop giving new maps the stacks taken so far
  *
- * Called when a driver unbinds.
+ * Called when a driver unbinds, a module goes, or tracking starts.
  */
 void dma_owner_forget_map_stacks(void)
 {
-	WRITE_ONCE(stack_memo_epoch, READ_ONCE(stack_memo_epoch) + 1);
+	atomic_inc(&stack_memo_epoch);
+}
+
+/* A module may map for a device it is not bound to (a dmaengine client). */
+static int map_stacks_module_notify(struct notifier_block *nb,
+				    unsigned long action, void *data)
+{
+	if (action == MODULE_STATE_GOING)
+		dma_owner_forget_map_stacks();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block map_stacks_module_nb = {
+	.notifier_call = map_stacks_module_notify,
+};
+
+/*
+ * Does the depth of this stack tell call paths apart? Not in a user task's
+ * system call under randomize_kstack_offset: each entry moves its stack by
+ * a random offset.
+ */
+static bool depth_is_random(void)
+{
+#ifdef CONFIG_RANDOMIZE_KSTACK_OFFSET
+	return static_branch_maybe(CONFIG_RANDOMIZE_KSTACK_OFFSET_DEFAULT,
+				   &randomize_kstack_offset) &&
+	       in_task() && !(current->flags & PF_KTHREAD);
+#else
+	return false;
+#endif
 }
 
 /* The stack of this map, from @caller on, without the tracker's frames. */
@@ -167,9 +198,10 @@ static noinline depot_stack_handle_t take_map_stack(unsigned long caller)
 		;
 	if (skip == n)
 		skip = 0;
+	/* The depot must not allocate in an NMI: it then finds or fails. */
 	return stack_depot_save_flags(entries + skip, n - skip,
 				      GFP_NOWAIT | __GFP_NOWARN,
-				      STACK_DEPOT_FLAG_CAN_ALLOC);
+				      in_nmi() ? 0 : STACK_DEPOT_FLAG_CAN_ALLOC);
 }
 
 /**
@@ -187,7 +219,7 @@ static noinline depot_stack_handle_t take_map_stack(unsigned long caller)
 depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 					      unsigned long caller)
 {
-	unsigned int epoch = READ_ONCE(stack_memo_epoch);
+	unsigned int epoch = atomic_read(&stack_memo_epoch);
 	depot_stack_handle_t stack = 0;
 	int mode = READ_ONCE(map_stacks);
 	struct stack_memo *m;
@@ -197,7 +229,7 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	if (mode == DMA_OWNER_MAP_STACKS_OFF)
 		return 0;
 	/* An NMI can interrupt a CPU's memo: it takes its own stack. */
-	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi())
+	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi() || depth_is_random())
 		return take_map_stack(caller);
 	/* How deep this stack is, wherever it starts (stacks are aligned). */
 	where = ((unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1)) |
@@ -570,13 +602,21 @@ unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 module_param_named(check_contents, dma_owner_check_contents, bool, 0644);
 MODULE_PARM_DESC(check_contents,
 		 "Checksum DMA_TO_DEVICE buffers to catch CPU writes while the device owns them");
+/* 0, 1 or 2; or, as when it was a bool, y/n/on/off, and bare for 1. */
 static int map_stacks_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int mode;
+	unsigned int mode = DMA_OWNER_MAP_STACKS_PER_PATH;
+	bool on;
 
-	if (kstrtouint(val, 0, &mode) || mode > DMA_OWNER_MAP_STACKS_EVERY_MAP) {
+	if (val && kstrtouint(val, 0, &mode)) {
+		if (kstrtobool(val, &on))
+			mode = UINT_MAX;
+		else
+			mode = on ? DMA_OWNER_MAP_STACKS_PER_PATH : DMA_OWNER_MAP_STACKS_OFF;
+	}
+	if (mode > DMA_OWNER_MAP_STACKS_EVERY_MAP) {
 		pr_err("map_stacks=%s: want 0 (none), 1 (one per call path) or 2 (one per map)\n",
-		       val ?: "");
+		       val);
 		return -EINVAL;
 	}
 	WRITE_ONCE(map_stacks, mode);
@@ -584,6 +624,7 @@ static int map_stacks_set(const char *val, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops map_stacks_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
 	.set = map_stacks_set,
 	.get = param_get_int,
 };
@@ -630,5 +671,5 @@ int __init dma_owner_table_init(void)
 						  HASH_ZERO,
 						  &dma_owner_table_shift,
 						  NULL, 256, 0);
-	return 0;
+	return register_module_notifier(&map_stacks_module_nb);
 }

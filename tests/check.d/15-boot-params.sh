@@ -56,7 +56,7 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 # the guest's TX buffers, which the content check rightly sees change;
 # Documentation/dma-owner.rst, "Limits".)
 if only limits; then
-	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=0 dma_owner.report=all dma_owner.cache_line=16"
+	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=off dma_owner.report=all dma_owner.cache_line=16"
 	check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
 		"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
 		[ "$(stat "$T/limits.out" violation.unknown-handle)" = 1 -a "$(stat "$T/limits.out" violation.use-after-unmap)" = 0 ]
