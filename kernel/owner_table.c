@@ -378,20 +378,23 @@ void dma_owner_insert(struct dma_owner_entry *e)
 		 */
 		smp_mb__after_atomic();
 	}
+	/*
+	 * Counted before it is linked: once in the table, it may be unmapped
+	 * or flushed, and freed, at once. The counters are of mappings: a
+	 * coherent ring lives for ever.
+	 */
+	if (e->api != DMA_OWNER_API_COHERENT) {
+		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_MAP]);
+		live = atomic_long_inc_return(&dma_owner_stats.live);
+		peak = atomic_long_read(&dma_owner_stats.peak_live);
+		while (live > peak &&
+		       !atomic_long_try_cmpxchg(&dma_owner_stats.peak_live, &peak, live))
+			;
+	}
 	b = dma_owner_bucket(e->dev, e->level, (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level));
 	dma_owner_lock_bucket(b, &flags);
 	hlist_bl_add_head(&e->node, b);
 	dma_owner_unlock_bucket(b, flags);
-
-	/* The counters are of mappings: a coherent ring lives for ever. */
-	if (e->api == DMA_OWNER_API_COHERENT)
-		return;
-	this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_MAP]);
-	live = atomic_long_inc_return(&dma_owner_stats.live);
-	peak = atomic_long_read(&dma_owner_stats.peak_live);
-	while (live > peak &&
-	       !atomic_long_try_cmpxchg(&dma_owner_stats.peak_live, &peak, live))
-		;
 }
 
 /**
