@@ -9,6 +9,9 @@
  *   stats	 "key: value" lines, one per counter
  *   filter	 rw: track only this device or driver name; empty: all
  *   clear	 write 1: empty the violations log, zero the counters
+ *   ignore	 rw: rules that silence known findings, "KIND:FUNCTION HITS";
+ *		 write "KIND:FUNCTION" to add one, "-KIND:FUNCTION" to remove
+ *		 one, nothing to remove all
  *
  * Writes are parsed strictly: anything but the documented values is refused
  * with -EINVAL (-E2BIG when too long) and changes nothing.
@@ -138,6 +141,50 @@ static const struct file_operations filter_fops = {
 	.llseek = default_llseek,
 };
 
+/* ignore: at most DMA_OWNER_IGNORE_MAX rules of some 100 characters */
+#define IGNORE_WRITE_MAX	4096
+
+static int ignore_show(struct seq_file *m, void *v)
+{
+	dma_owner_ignore_show(m, "");
+	return 0;
+}
+
+static int ignore_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ignore_show, NULL);
+}
+
+static ssize_t ignore_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char *buf;
+	size_t i;
+	int ret;
+
+	if (count >= IGNORE_WRITE_MAX)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	for (i = 0; i < count; i++)
+		if (!isascii(buf[i]) || !(isgraph(buf[i]) || isspace(buf[i]))) {
+			kfree(buf);
+			return -EINVAL;
+		}
+	ret = dma_owner_ignore_update(buf);
+	kfree(buf);
+	return ret ?: count;
+}
+
+static const struct file_operations ignore_fops = {
+	.open = ignore_open,
+	.read = seq_read,
+	.write = ignore_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct dma_owner_stats *s = &dma_owner_stats;
@@ -155,8 +202,10 @@ static int stats_show(struct seq_file *m, void *v)
 	for (kind = 0; kind < DMA_OWNER_NR_KINDS; kind++)
 		seq_printf(m, "violation.%s: %ld\n", dma_owner_kind_names[kind],
 			   atomic_long_read(&s->violation[kind]));
+	seq_printf(m, "ignored: %ld\n", atomic_long_read(&s->ignored));
 	/* Devices whose unknown handles go unreported, and why. */
 	dma_owner_show_incomplete(m);
+	dma_owner_ignore_show(m, "ignore: ");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
@@ -301,6 +350,7 @@ static int __init dma_owner_debugfs_init(void)
 	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
 	debugfs_create_file("filter", 0600, dir, NULL, &filter_fops);
 	debugfs_create_file("clear", 0200, dir, NULL, &clear_fops);
+	debugfs_create_file("ignore", 0600, dir, NULL, &ignore_fops);
 	return 0;
 }
 late_initcall(dma_owner_debugfs_init);

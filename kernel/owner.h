@@ -228,6 +228,7 @@ struct dma_owner_stats {
 	atomic_long_t untracked;
 	atomic_long_t violations;
 	atomic_long_t violation[DMA_OWNER_NR_KINDS];
+	atomic_long_t ignored;		/* reports an ignore rule silenced */
 };
 
 /* How reports reach dmesg. */
@@ -511,5 +512,12 @@ int dma_owner_log_clear(void);
 u64 dma_owner_log_count(void);
 int dma_owner_log_show(struct seq_file *seq, u64 index);
 extern int dma_owner_report_mode;
+
+/* owner_ignore.c: rules that silence known findings */
+#define DMA_OWNER_IGNORE_MAX	32
+int dma_owner_ignore_update(char *buf);
+bool dma_owner_ignored(const struct dma_owner_report *r);
+void dma_owner_ignore_show(struct seq_file *m, const char *prefix);
+void dma_owner_ignore_clear_hits(void);
 
 #endif /* _KERNEL_DMA_OWNER_H */

@@ -172,6 +172,7 @@ void dma_owner_clear_counters(void)
 	for (kind = 0; kind < DMA_OWNER_NR_KINDS; kind++)
 		atomic_long_set(&s->violation[kind], 0);
 	atomic_long_set(&s->peak_live, atomic_long_read(&s->live));
+	dma_owner_ignore_clear_hits();
 }
 
 /**

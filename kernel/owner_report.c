@@ -705,11 +705,15 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_emit);
 /**
  * dma_owner_report() - count a violation, log it and report it
  * @r: the report
+ *
+ * A report an ignore rule matches is only counted as ignored.
  */
 void dma_owner_report(struct dma_owner_report *r)
 {
 	unsigned int suppressed = 0;
 
+	if (dma_owner_ignored(r))
+		return;
 	atomic_long_inc(&dma_owner_stats.violations);
 	atomic_long_inc(&dma_owner_stats.violation[r->kind]);
 	log_report(r);

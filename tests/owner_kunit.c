@@ -363,6 +363,102 @@ static void test_peak_live(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* The rules as the ignore file lists them, in a kunit-managed string. */
+static char *ignore_rules(struct kunit *test)
+{
+	struct seq_file m = { .size = PAGE_SIZE };
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	dma_owner_ignore_show(&m, "");
+	return m.buf;
+}
+
+static __printf(2, 3) int ignore(struct kunit *test, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return dma_owner_ignore_update(buf);
+}
+
+static void ignore_none(void *unused)
+{
+	char none[] = "";
+
+	dma_owner_ignore_update(none);
+}
+
+/*
+ * A rule silences its kind from its function, counted against the rule and
+ * as ignored; other kinds, and other functions, are reported. A write with
+ * one bad token changes nothing.
+ */
+static void test_ignore_rule(struct kunit *test)
+{
+	long violations = atomic_long_read(&dma_owner_stats.violations);
+	long ignored = atomic_long_read(&dma_owner_stats.ignored);
+	char *before, want[128];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ignore_none, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ignore(test, " "), 0);
+	KUNIT_EXPECT_EQ(test, ignore(test, "missing-sync-for-device:%s", __func__), 0);
+	/* Twice is once. */
+	KUNIT_EXPECT_EQ(test, ignore(test, " missing-sync-for-device:%s\n", __func__), 0);
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.ignored), ignored + 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.violations), violations);
+	snprintf(want, sizeof(want), "missing-sync-for-device:%s 1\n", __func__);
+	KUNIT_EXPECT_STREQ(test, ignore_rules(test), want);
+
+	/* Another kind from the same function is reported. */
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+
+	/* Malformed, absent, too many: refused whole. */
+	before = ignore_rules(test);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo no-such-kind:foo"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo missing-sync-for-device"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo leak:"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo leak:1foo"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo leak:foo-bar"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:foo -leak:bar"), -ENOENT);
+	for (i = 0; i < DMA_OWNER_IGNORE_MAX - 1; i++)
+		KUNIT_EXPECT_EQ(test, ignore(test, "leak:f%d", i), 0);
+	KUNIT_EXPECT_EQ(test, ignore(test, "-leak:f0 leak:f0 leak:g"), -ENOSPC);
+	for (i = 0; i < DMA_OWNER_IGNORE_MAX - 1; i++)
+		KUNIT_EXPECT_EQ(test, ignore(test, "-leak:f%d", i), 0);
+	KUNIT_EXPECT_STREQ(test, ignore_rules(test), before);
+
+	/* A prefix of a name is not the name; "*" is every kind. */
+	KUNIT_EXPECT_EQ(test, ignore(test, "-missing-sync-for-device:%s,*:%.*s", __func__,
+				     (int)strlen(__func__) - 1, __func__), 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	KUNIT_EXPECT_EQ(test, ignore(test, "*:%s", __func__), 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.ignored), ignored + 2);
+
+	/* A write with no rule in it removes every rule. */
+	KUNIT_EXPECT_EQ(test, ignore(test, ",\n"), 0);
+	KUNIT_EXPECT_STREQ(test, ignore_rules(test), "");
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 static void test_redundant_sync_for_device(struct kunit *test)
 {
 	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
@@ -1586,6 +1682,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_zero_length_sync),
 	KUNIT_CASE(test_peak_live),
 	KUNIT_CASE(test_redundant_sync_for_device),
+	KUNIT_CASE(test_ignore_rule),
 	KUNIT_CASE(test_skip_cpu_sync),
 	KUNIT_CASE(test_skip_sync_fragments),
 	KUNIT_CASE(test_half_page_reuse),

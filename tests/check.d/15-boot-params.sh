@@ -16,7 +16,7 @@ boot() {
 	cat >"$T/$name.sh" <<S
 . /usr/share/dma-owner/traffic.sh
 P=/sys/module/dma_owner/parameters
-for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents check_segments cache_line; do
+for p in enabled hash_entries unmapped_entries log_size report ratelimit_ms map_stacks check_contents check_segments cache_line ignore; do
 echo "param \$p \$(cat \$P/\$p)"
 done
 dmesg | sed -n 's/.*dma-owner hash table entries: \([0-9]*\) .*/buckets \1/p'
@@ -76,14 +76,15 @@ fi
 
 # Garbage: every value refused, the defaults kept, the tracker on.
 if only garbage; then
-	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks=3 dma_owner.check_segments=maybe dma_owner.cache_line=256"
+	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks=3 dma_owner.check_segments=maybe dma_owner.cache_line=256 dma_owner.ignore=missing-sync-for-device:missing_sync_single,nokind:foo"
 	check "garbage: refused values leave the defaults" \
 		"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
 		[ "$(param garbage enabled)" = 1 -a "$(param garbage hash_entries)" = 0 -a \
 		  "$(param garbage unmapped_entries)" = 8192 -a "$(param garbage log_size)" = 64 -a \
 		  "$(param garbage report)" = ratelimit -a "$(param garbage ratelimit_ms)" = 5000 -a \
 		  "$(param garbage check_contents)" = N -a "$(param garbage map_stacks)" = 1 -a \
-		  "$(param garbage check_segments)" = N -a "$(param garbage cache_line)" = 128 ]
+		  "$(param garbage check_segments)" = N -a "$(param garbage cache_line)" = 128 -a \
+		  -z "$(param garbage ignore)" ]
 	check "garbage: the tracker still reports a missing sync" \
 		"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
 		[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]
@@ -112,16 +113,24 @@ S
 		[ "$2" = 1 -a "${4:-0}" -ge 1 -a "$6" = 1 ]
 fi
 
-# dma_owner.report=panic: the first report panics, with the kind.
+# dma_owner.report=panic: the first report panics, with the kind; a report
+# an ignore rule of the command line matches is only counted.
 if only panic; then
 	cat >"$T/panic.sh" <<S
+. /usr/share/dma-owner/lib.sh
 modprobe test_dma_owner || exit 13
-echo missing_sync_single >/sys/kernel/debug/test_dma_owner/run
+echo missing_sync_single >\$R
+echo "ignored \$(stat ignored) violations \$(stat violations) rules \$(cat /sys/module/dma_owner/parameters/ignore)"
+echo redundant_sync_single >\$R
 echo "still running"
 S
-	KERNEL_ARGS="dma_owner.report=panic" vm "$T/panic.out" --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/panic.sh"
+	KERNEL_ARGS="dma_owner.report=panic dma_owner.ignore=missing-sync-for-device:missing_sync_single,*:no_such_function" \
+		vm "$T/panic.out" --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/panic.sh"
 	check "panic: report=panic panics on the first report, naming its kind" \
 		"rc=$rc: $(tr -d '\r' <"$T/panic.out.console" | grep -m1 'Kernel panic')" \
-		sh -c "[ $rc = 125 ] && tr -d '\r' <'$T/panic.out.console' | grep -q 'Kernel panic - not syncing: dma-owner: missing-sync-for-device (dma_owner.report=panic)'"
+		sh -c "[ $rc = 125 ] && tr -d '\r' <'$T/panic.out.console' | grep -q 'Kernel panic - not syncing: dma-owner: redundant-sync-for-device (dma_owner.report=panic)'"
+	check "panic: dma_owner.ignore= rules are taken; the report one matches is counted, not made" \
+		"$(tr -d '\r' <"$T/panic.out.console" | grep -m1 '^ignored ')" \
+		grep -qx 'ignored 1 violations 0 rules missing-sync-for-device:missing_sync_single,\*:no_such_function' \
+		<(cat "$T/panic.out" "$T/panic.out.console" 2>/dev/null | tr -d '\r')
 fi
-

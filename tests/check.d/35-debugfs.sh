@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # /sys/kernel/debug/dma-owner/ after scripted workloads: exact counters, the
-# violations log in order, log_size, the mappings listing, filter and
-# clear; a fuzz of malformed writes; and reading mappings in a loop while
+# violations log in order, log_size, the mappings listing, filter,
+# clear and ignore; a fuzz of malformed writes; and reading mappings in a loop while
 # another CPU maps and unmaps at full speed.
 . "$(dirname "$0")/../lib-test.sh"
 
@@ -77,6 +77,24 @@ echo missing_sync_single >\$R
 echo "printed \$(dmesg | grep -c 'dma-owner: missing-sync-for-device in ')"
 echo "held-back \$(dmesg | sed -n 's/.* \([0-9][0-9]*\) more reports of this kind from this call site were rate-limited\$/\1/p' | xargs)"
 echo 5000 >\$P/ratelimit_ms
+# An ignore rule: its kind from its function is counted, not reported.
+# (The filter keeps e1000's own finding out of the counts.)
+echo all >/sys/module/dma_owner/parameters/report
+echo "\$dev" >\$D/filter
+echo 1 >\$D/clear
+dmesg -c >/dev/null
+echo "missing-sync-for-device:missing_sync_single" >\$D/ignore || exit 16
+echo missing_sync_single >\$R
+echo redundant_sync_single >\$R
+echo "--- ignore"; cat \$D/ignore
+echo "--- ignore-stats"; cat \$D/stats
+echo "--- ignore-log"; grep '^seq=' \$D/violations
+echo "--- ignore-dmesg"; dmesg | grep -o 'dma-owner: [a-z-]* in [a-z_]*'
+echo "-missing-sync-for-device:missing_sync_single" >\$D/ignore || exit 17
+echo missing_sync_single >\$R
+echo "--- ignore-removed"; cat \$D/ignore; cat \$D/stats
+echo >\$D/filter
+echo ratelimit >/sys/module/dma_owner/parameters/report
 echo "--- fuzz"
 sh /usr/share/dma-owner/fuzz-writes.sh
 maps() { sed -n 's/^maps: //p' \$D/stats; }
@@ -162,15 +180,33 @@ check "debugfs: a device the filter takes in: unmaps of its earlier mappings not
 printed=$(sed -n 's/^printed //p' "$T/o") held_back=$(sed -n 's/^held-back //p' "$T/o")
 check "debugfs: rate limit: 2 of 4 reports printed, the second says 2 were held back" \
 	"printed $printed, held back: '$held_back'" [ "$printed" = 2 -a "$held_back" = 2 ]
+ign=$(sec ignore)
+check "debugfs: ignore lists the rule with its one hit" "got: $ign" \
+	[ "$ign" = "missing-sync-for-device:missing_sync_single 1" ]
+check "debugfs: an ignored report is counted as ignored, not as a violation" \
+	"ignored $(st ignore-stats ignored), violations $(st ignore-stats violations), missing-sync $(st ignore-stats violation.missing-sync-for-device)" \
+	[ "$(st ignore-stats ignored)" = 1 -a "$(st ignore-stats violations)" = 1 -a \
+	  "$(st ignore-stats violation.missing-sync-for-device)" = 0 ]
+check "debugfs: stats lists the rule" "$(sec ignore-stats | grep '^ignore')" \
+	[ "$(st ignore-stats ignore)" = "missing-sync-for-device:missing_sync_single 1" ]
+check "debugfs: an ignored report is neither logged nor printed; another kind is" \
+	"log: $(sec ignore-log | xargs) dmesg: $(sec ignore-dmesg | xargs)" \
+	[ "$(sec ignore-log | wc -l)" = 1 -a \
+	  "$(sec ignore-dmesg | xargs)" = "dma-owner: redundant-sync-for-device in redundant_sync_single" ]
+check "debugfs: a rule removed, the file is empty and the report is made again" \
+	"$(sec ignore-removed | grep '^ignore\|^violation\.missing' | xargs)" \
+	[ "$(st ignore-removed violation.missing-sync-for-device)" = 1 -a \
+	  "$(sec ignore-removed | head -1)" = "enabled: 1" -a \
+	  -z "$(st ignore-removed ignore)" -a "$(st ignore-removed ignored)" = 1 ]
 fuzz=$(sec fuzz | grep "^refused " | tail -1)
 echo "# fuzz: $fuzz"
 check "debugfs: every malformed write refused" "$(sec fuzz | grep accepted: | head -3) $fuzz" \
 	sh -c "echo '$fuzz' | grep -q 'accepted 0$' && ! grep -q '^accepted:' '$T/o'"
 check "debugfs: malformed writes change nothing" "$(grep '^changed:' "$T/o" | head -3)" \
 	sh -c "! grep -q '^changed:' '$T/o'"
-check "debugfs: the fuzz's one-write path takes good values (enabled 0 and 1, filter set and emptied)" \
+check "debugfs: the fuzz's one-write path takes good values (enabled 0 and 1, filter set and emptied, an ignore rule added and removed)" \
 	"$(grep '^control' "$T/o")" \
-	[ "$(grep -c '^control ok:' "$T/o")" = 4 -a "$(grep -c '^control failed:' "$T/o")" = 0 ]
+	[ "$(grep -c '^control ok:' "$T/o")" = 6 -a "$(grep -c '^control failed:' "$T/o")" = 0 ]
 n=$(sed -n 's/^refused \([0-9]*\) .*/\1/p' "$T/o")
 check "debugfs: fuzz covered hundreds of inputs" "$n" [ "${n:-0}" -ge 500 ]
 set -- $(sed -n 's/^enabled-effect //p' "$T/o")

@@ -5,7 +5,7 @@
 # and, for each accepted or state-changing write, a line saying which.
 . /usr/share/dma-owner/lib.sh
 state() {
-	echo "$(cat $D/enabled)|$(cat $D/filter)|$(grep -v '^live\|^peak_live\|^maps\|^unmaps\|^syncs' $D/stats | tr '\n' ' ')|$(wc -c <$D/violations)"
+	echo "$(cat $D/enabled)|$(cat $D/filter)|$(cat $D/ignore | tr '\n' ' ')|$(grep -v '^live\|^peak_live\|^maps\|^unmaps\|^syncs' $D/stats | tr '\n' ' ')|$(wc -c <$D/violations)"
 }
 # put FILE BYTES...: one write(2) of the bytes (octal escapes allowed)
 put() {
@@ -59,6 +59,17 @@ while [ $i -lt 256 ]; do
 	i=$((i + 1))
 done
 batch filter
+# ignore: KIND:FUNCTION tokens, all or nothing
+many=
+i=0
+while [ $i -le 32 ]; do many="$many leak:f$i"; i=$((i + 1)); done
+for s in 'a' ':' 'leak:' ':foo' 'leak:1a' 'leak:a-b' 'nokind:a' 'LEAK:a' 'leak::a' \
+	'leak:a:b' 'leak :a' '**:a' '*:' 'leak:a nokind:b' 'leak:a,leak:' '-leak:a' \
+	'leak:a -leak:b' 'leak:a\0' 'leak:a\001' '\377' "leak:$long" "$many" '--leak:a' \
+	'leak:a\r'; do
+	try $D/ignore "$s"
+done
+batch ignore
 # module parameters with choices are strict too
 for s in 'sometimes' '' '2' 'ALL'; do
 	if echo "$s" >/sys/module/dma_owner/parameters/report 2>/dev/null; then
@@ -88,4 +99,6 @@ control $D/enabled '0\n' 0
 control $D/enabled '1' 1
 control $D/filter 'e1000\n' e1000
 control $D/filter '\n' ''
+control $D/ignore 'leak:fuzz_control\n' 'leak:fuzz_control 0'
+control $D/ignore '-leak:fuzz_control' ''
 echo "refused $refused accepted $accepted"
