@@ -88,7 +88,7 @@ sg-count-mismatch sg-segment-limit bad-memory cpu-address-mismatch
 cache-line-shared"
 NR_KINDS=$(echo $KINDS | wc -w)
 
-# The documented findings (Documentation/dma-owner.rst, "Findings"), one
+# The documented findings (FINDINGS.md), one
 # a line: DRIVER KIND FUNCTION [STACK], as the kernel counts a report: the
 # driver of the device that made the DMA call, the kind, the function that
 # made it (a shell pattern). Where that function maps for many drivers

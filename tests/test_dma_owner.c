@@ -584,7 +584,7 @@ static int cache_lines_apart(struct device *dev, void *buf)
  * A header the device reads and a status it writes, in one kmalloc()'d
  * structure, the status aligned for DMA as Documentation/core-api/dma-api.rst
  * asks: each has lines of its own. virtio-net's struct control_buf with
- * its fix (Documentation/dma-owner.rst, "Findings").
+ * its fix applied.
  */
 struct command {
 	u8 header[2];

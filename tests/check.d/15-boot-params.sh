@@ -54,7 +54,7 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 # memory of unmapped handles, a one-record log, no rate limit, no stacks.
 # (Not check_contents=1: QEMU's e1000e writes offloaded TCP checksums into
 # the guest's TX buffers, which the content check rightly sees change;
-# Documentation/dma-owner.rst, "Limits".)
+# Documentation/dma-owner.rst, "What the tracker cannot see".)
 if only limits; then
 	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=off dma_owner.report=all dma_owner.cache_line=16"
 	check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \

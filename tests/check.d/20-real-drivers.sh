@@ -10,7 +10,7 @@
 # and ehci, and mmc behind sdhci-pci, on all three DMA paths. The run must
 # stay free of lockdep, KASAN and WARNs. A report on these drivers is
 # either a documented driver bug (a finding) or a tracker bug to fix. The
-# findings (Documentation/dma-owner.rst, "Findings"; FINDINGS in
+# findings (FINDINGS.md; FINDINGS in
 # lib-test.sh): e1000 reposts rx copybreak buffers without syncing them for
 # the device, e100 writes receive descriptors the device owns, virtio-net
 # and virtio-scsi map a status the device writes in the cache line of a

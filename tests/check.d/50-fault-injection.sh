@@ -59,7 +59,7 @@ random_mode iommu --iommu
 # fail_dma_map under nvme: with task-filter, only maps issued by the
 # marked dd (O_DIRECT, so nvme maps in dd's context) fail; nvme must turn
 # each into a requeue and the contents must still read back right. (e1000
-# does not survive failed TX maps: Documentation/dma-owner.rst, Findings.)
+# does not survive failed TX maps: FINDINGS.md.)
 cat >"$T/fail.sh" <<'S'
 . /usr/share/dma-owner/traffic.sh
 F=/sys/kernel/debug/fail_dma_map
