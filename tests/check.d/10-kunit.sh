@@ -11,7 +11,12 @@
 # may happen here.
 . "$(dirname "$0")/../lib-test.sh"
 
-echo 'sh /usr/share/dma-owner/kunit.sh' >"$T/kunit.sh"
+# A rule the user set before the suite ran is there after it.
+cat >"$T/kunit.sh" <<'S'
+echo 'leak:user_rule' >/sys/kernel/debug/dma-owner/ignore
+sh /usr/share/dma-owner/kunit.sh
+echo "rules after: $(cat /sys/kernel/debug/dma-owner/ignore)"
+S
 
 run_mode() {
 	local mode=$1
@@ -35,6 +40,9 @@ run_mode() {
 	check "kunit[$mode]: all ${want:-?} cases of the plan ran" "$n of ${want:-no plan} reported" \
 		[ "${want:-0}" -gt 0 -a "$n" = "${want:-0}" ]
 	check "kunit[$mode]: suite passed" "no 'ok 1 dma_owner'" grep -q "^ok 1 dma_owner" "$T/out"
+	check "kunit[$mode]: the user's ignore rules survive the suite" \
+		"$(tr -d '\r' <"$T/out" | grep '^rules after')" \
+		grep -qx 'rules after: leak:user_rule 0' <(tr -d '\r' <"$T/out")
 }
 
 run_mode direct
