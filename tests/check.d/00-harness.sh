@@ -43,6 +43,25 @@ rc=$?
 check "vm-run loads a VM_FILES module and returns 0" "rc=$rc: $(tail -3 "$T/out.err")" [ $rc = 0 ]
 check "vm-run prints the script output" "no 'loaded'" grep -qx loaded "$T/out"
 
+# The README's quick start, run as written from a driver directory outside
+# the repository, in a home of its own (the clone is a link to this tree;
+# the kernel cache is the one built).
+qs=$T/quickstart
+mkdir -p "$qs/home"
+awk '/<!-- quickstart -->/ { f = 1; next } f && /^```/ { if (g) exit; g = 1; next } g' \
+	"$REPO/README.md" | sed 's|^git clone .*|ln -s "$REPO" ~/dma-owner|' >"$qs/steps.sh"
+check "quick start: the README has its steps" "$(cat "$qs/steps.sh")" \
+	[ "$(grep -c '^make ' "$qs/steps.sh")" -ge 3 ]
+(cd "$qs/home" && HOME="$qs/home" REPO="$REPO" DMA_OWNER_CACHE="$CACHE" \
+	bash "$qs/steps.sh" >"$qs/out" 2>"$qs/err")
+check "quick start: the module builds in the driver's directory" "$(tail -3 "$qs/err")" \
+	test -f "$qs/home/mydma/mydma.ko"
+check "quick start: vm-run says 125, a report's WARN, as documented" "$(tail -3 "$qs/err")" \
+	grep -qx 'vm-run: exit status 125' "$qs/err"
+check "quick start: dmaown shows the missing sync in mydma_rx_poll, on mydma's device" \
+	"$(grep -m3 'mydma\|missing' "$qs/out")" \
+	sh -c "grep -q 'missing-sync-for-device' '$qs/out' && grep -q 'mydma_rx_poll' '$qs/out' && grep -qw 'mydma' '$qs/out'"
+
 # Through make the status is a line and a file, not make's own exit code.
 make -s -C "$REPO" vm-run SCRIPT="$T/exit3.sh" VM_STATUS="$T/status" VM_OPTS="--timeout 120" \
 	>"$T/out" 2>"$T/out.err"
