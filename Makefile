@@ -67,7 +67,9 @@ bench: setup
 mutants: kernel
 	@scripts/mutants.sh $(MUTANTS)
 
-dmaown: setup
+# Only the tool's build dependencies, not setup's kernel, QEMU and browser.
+dmaown:
+	@scripts/install-packages.sh $$($(MAKE) -s --no-print-directory -C tools/dmaown deb-packages)
 	@mkdir -p out/bin && $(MAKE) -s -C tools/dmaown OUTPUT=$(CURDIR)/out/bin/ && echo out/bin/dmaown
 
 clean:

@@ -16,21 +16,7 @@ stamp=$CACHE/setup.stamp
 want=$(echo $PACKAGES | md5sum | cut -d' ' -f1)
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && exit 0
 
-missing=
-for p in $PACKAGES; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || die "missing packages:$missing; run as root or install them"
-	say "installing:$missing"
-	log=$(mktemp)
-	if ! { apt-get update && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y --no-install-recommends $missing; } >"$log" 2>&1; then
-		tail -20 "$log" >&2
-		die "apt-get failed installing:$missing (full log: $log)"
-	fi
-	rm -f "$log"
-fi
+# shellcheck disable=SC2086	# one word per package
+"$(dirname "$0")/install-packages.sh" $PACKAGES
 mkdir -p "$CACHE"
 echo "$want" >"$stamp"

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # dmaown, the command-line tool (tools/dmaown/), in the guest against known
 # workloads of test_dma_owner: every subcommand's text and JSON output, its
-# exit status (0 clean, 1 violations, 2 usage or environment), each usage
-# and environment error; then the timeline page of a violating scenario,
-# rendered by headless Chromium on the host and checked in the screenshot.
+# exit status (0 clean, 1 violations, 2 usage or environment, 3 record's
+# failed command), each usage and environment error, the changes the
+# kernel refuses; a bundle that dmaown save wrote in the guest, read on the
+# host by the host's dmaown (make dmaown) as the guest read it live; then
+# the timeline page of a violating scenario, rendered by headless Chromium
+# on the host and checked in the screenshot.
 . "$(dirname "$0")/../lib-test.sh"
 
 cat >"$T/dmaown.sh" <<'S'
@@ -13,6 +16,7 @@ H=/sys/kernel/debug/test_dma_owner/hold
 modprobe test_dma_owner || exit 10
 dev=$(test_device)
 echo "testdev $dev"
+echo "uname $(uname -r)"
 # run NAME COMMAND...: its output (stdout and stderr) as section NAME.
 run() { n=$1; shift; echo "--- $n"; "$@" 2>&1; echo "rc=$?"; }
 
@@ -31,6 +35,11 @@ run viol1 dmaown violations
 run viol1j dmaown --json violations
 run viol1k dmaown violations --kind redundant-sync-for-device
 run viol1n dmaown violations --kind leak
+run viol1d dmaown violations --driver test_dma_owner
+run viol1dn dmaown violations --driver e1000
+run viol1dnj dmaown --json violations --driver e1000
+run viol1dk dmaown violations --driver test_dma_owner --kind dir-mismatch
+run viol1dkj dmaown --json violations --kind dir-mismatch --driver test_dma_owner
 
 echo 4 >$H
 run map1 dmaown mappings --driver test_dma_owner
@@ -48,24 +57,37 @@ dmaown violations --follow >/tmp/follow 2>/tmp/follow.err &
 fp=$!
 dmaown --json violations --follow >/tmp/followj 2>/tmp/followj.err &
 fpj=$!
-# Both have read the log once when they say so.
+dmaown violations --follow --driver test_dma_owner --kind size-mismatch \
+	>/tmp/followdk 2>/tmp/followdk.err &
+fpdk=$!
+dmaown violations --follow --driver e1000 >/tmp/followdn 2>/tmp/followdn.err &
+fpdn=$!
+# All have read the log once when they say so.
 for i in $(seq 100); do
-	grep -q following /tmp/follow.err && grep -q following /tmp/followj.err && break
+	grep -q following /tmp/follow.err && grep -q following /tmp/followj.err &&
+		grep -q following /tmp/followdk.err && grep -q following /tmp/followdn.err && break
 	sleep 0.1
 done
 echo missing_sync_single >$R
 echo size_mismatch_single >$R
-# Until both have printed the second report (they poll), at most 10 s.
+# Until they have printed the second report (they poll), at most 10 s.
 for i in $(seq 100); do
-	grep -q size-mismatch /tmp/follow && grep -q size-mismatch /tmp/followj && break
+	grep -q size-mismatch /tmp/follow && grep -q size-mismatch /tmp/followj &&
+		grep -q size-mismatch /tmp/followdk && break
 	sleep 0.1
 done
-kill $fp $fpj
+# The one that prints nothing has polled the log after the reports too.
+sleep 1
+kill $fp $fpj $fpdk $fpdn
 wait $fp; frc=$?
 wait $fpj; fjrc=$?
+wait $fpdk; fdkrc=$?
+wait $fpdn; fdnrc=$?
 echo "--- followerr"; cat /tmp/follow.err; echo "rc=$frc"
 echo "--- follow"; cat /tmp/follow; echo "rc=$frc"
 echo "--- followj"; cat /tmp/followj; echo "rc=$fjrc"
+echo "--- followdk"; cat /tmp/followdk; echo "rc=$fdkrc"
+echo "--- followdn"; cat /tmp/followdn; echo "rc=$fdnrc"
 
 run rec_ok dmaown record -o /tmp/ok.dat -- sh -c "echo cycle_single >$R"
 run rec_bad dmaown record -o /tmp/bad.dat -- sh -c "echo missing_sync_single >$R"
@@ -89,6 +111,81 @@ run tl_many dmaown timeline /tmp/many.dat --dev $dev --html /tmp/many.html
 run many_text sh -c "dmaown timeline /tmp/many.dat --dev $dev | grep -c '^mapping '"
 run many_html sh -c "grep -c '^<svg ' /tmp/many.html; grep -o '[0-9]* more mappings not shown' /tmp/many.html
 	grep -m1 'font-weight=\"bold\">mapping' /tmp/many.html"
+# record's status: violations first, then how the command ended.
+run rec_badfail dmaown record -o /tmp/bf.dat -- sh -c "echo missing_sync_single >$R; exit 5"
+run rec_fail dmaown record -o /tmp/f.dat -- sh -c "echo cycle_single >$R; exit 4"
+run rec_127 dmaown record -o /tmp/f127.dat -- sh -c "exit 127"
+run rec_sig dmaown record -o /tmp/fs.dat -- sh -c 'kill -TERM $$'
+
+# clear, then ignore rules: a scenario's report silenced, counted against
+# its rule, not as a violation.
+run status_preclear dmaown status
+run clear dmaown clear
+run status_clear dmaown status
+run ign0 dmaown ignore
+run ign_add dmaown ignore add missing-sync-for-device:missing_sync_single
+echo missing_sync_single >$R
+run ign_list dmaown ignore
+run ign_listj dmaown --json ignore
+run ign_status dmaown status
+run ign_statusj dmaown --json status
+run ign_viol dmaown violations
+run ign_stats cat $D/stats
+run ign_file cat $D/ignore
+run ign_add_any dmaown ignore add '*:redundant_sync_single'
+echo redundant_sync_single >$R
+# Another function's report of the same kind is no rule's.
+echo missing_sync_page >$R
+run ign_status2 dmaown status
+run ign_status2j dmaown --json status
+
+# A bundle of that state, read back on the host: the live answers first.
+echo 4 >$H
+run live_status dmaown status
+run live_statusj dmaown --json status
+run live_viol dmaown violations
+run live_violj dmaown --json violations
+run live_map dmaown mappings --driver test_dma_owner
+run live_mapj dmaown --json mappings --driver test_dma_owner
+run live_ign dmaown ignore
+run live_filter dmaown filter
+run save dmaown save /tmp/bundle
+run save_again dmaown save /tmp/bundle
+echo "--- manifest"; cat /tmp/bundle/manifest; echo "rc=$?"
+echo "--- bundle"; tar -c -f - -C /tmp/bundle . | base64; echo "rc=$?"
+echo 0 >$H
+
+run ign_remove dmaown ignore remove missing-sync-for-device:missing_sync_single
+run ign_remove_absent dmaown ignore remove missing-sync-for-device:missing_sync_single
+run ign_nokind dmaown ignore add missing_sync_single
+run ign_badkind dmaown ignore add no-such-kind:missing_sync_single
+run ign_offset dmaown ignore add missing-sync-for-device:missing_sync_single+0x148/0x174
+# A function name longer than the kernel takes (63): the kernel refuses it.
+run ign_toolong dmaown ignore add leak:a_function_name_longer_than_the_sixty_three_characters_the_kernel_takes
+run ign_after dmaown ignore
+# The kernel keeps 32 rules: *:redundant_sync_single and 31 more.
+echo "--- ign_fill"
+for i in $(seq 31); do dmaown ignore add leak:f$i >/dev/null || echo "add leak:f$i failed"; done
+echo "rc=0"
+run ign_full dmaown ignore add leak:one_too_many
+run ign_count sh -c "dmaown ignore | grep -c ':'"
+run ign_clear dmaown ignore clear
+run ign_cleared dmaown ignore
+
+# filter: shown, set, refused, emptied.
+run filt0 dmaown filter
+run filt_set dmaown filter test_dma_owner
+run filt1 dmaown filter
+run filt1j dmaown --json filter
+run filt_file cat $D/filter
+run filt_status dmaown status
+run filt_bad dmaown filter "two words"
+run filt_long dmaown filter 0123456789012345678901234567890123456789012345678901234567890123456789
+run filt_kept dmaown filter
+run filt_empty dmaown filter ""
+run filt_none dmaown filter --none
+run filt2 dmaown filter
+run filt2_file cat $D/filter
 
 run e_nocmd dmaown
 run e_badcmd dmaown frobnicate
@@ -102,6 +199,8 @@ run e_tlnotrace dmaown timeline /etc/passwd
 run e_tlhandle dmaown timeline /tmp/bad.dat --handle xyz
 run e_reccmd dmaown record -o /tmp/x.dat -- /nonexistent-command
 run e_recnocmd dmaown record -o /tmp/x.dat
+run e_clear_args dmaown clear now
+run e_save_nodir dmaown save
 run e_notroot su nobody -c "dmaown status"
 run e_notbuilt dmaown --debugfs /sys/kernel/debug/test_dma_owner status
 run e_help dmaown --help
@@ -149,7 +248,7 @@ for kv in "violations: 4" "  missing-sync-for-device        2" \
 done
 calls="calls:      $(stat <(sec stats1) maps) maps, $(stat <(sec stats1) unmaps) unmaps, $(stat <(sec stats1) syncs_for_cpu) syncs for cpu, $(stat <(sec stats1) syncs_for_device) syncs for device"
 check "dmaown status: counters are the stats file's" "want '$calls' in: $(sec status1)" grep -qxF -- "$calls" <(sec status1)
-want_counters=$(sec stats1 | grep -v '^enabled\|^violation\.\|^incomplete:' | sed 's/: /=/' | sort | xargs)
+want_counters=$(sec stats1 | grep -v '^enabled\|^violation\.\|^incomplete:\|^ignore:' | sed 's/: /=/' | sort | xargs)
 got_counters=$(sec status1j | python3 -c "import json, sys; j = json.load(sys.stdin); print(' '.join(sorted('%s=%d' % kv for kv in j['counters'].items())))")
 check "dmaown --json status: counters equal the stats file" "want $want_counters got $got_counters" \
 	[ "$want_counters" = "$got_counters" ]
@@ -177,6 +276,16 @@ check "dmaown violations --kind: only that kind" "$(sec viol1k)" \
 	[ "$(rc viol1k)" = 1 -a "$(sec viol1k | head -1)" = "1 report from 1 call site (the log holds the last 4 of 4 violations)" -a "$(lines viol1k ' x ')" = 1 ]
 check "dmaown violations --kind leak: none, exit 0" "rc=$(rc viol1n) $(sec viol1n)" \
 	[ "$(rc viol1n)" = 0 -a "$(sec viol1n)" = "no violations of kind leak in the log (4 counted since the last clear)" ]
+check "dmaown violations --driver: the driver of every report, all of them" "rc=$(rc viol1d) $(sec viol1d | head -3)" \
+	[ "$(rc viol1d)" = 1 -a "$(sec viol1d)" = "$(sec viol1)" ]
+check "dmaown violations --driver: a driver with none, exit 0" "rc=$(rc viol1dn) $(sec viol1dn)" \
+	[ "$(rc viol1dn)" = 0 -a "$(sec viol1dn)" = "no violations by driver e1000 in the log (4 counted since the last clear)" ]
+check "dmaown --json violations --driver: a driver with none" "rc=$(rc viol1dnj) $(sec viol1dnj)" \
+	json viol1dnj "j == {'violations': 4, 'log_records': 4, 'groups': []}"
+check "dmaown violations --driver --kind: both filters" "rc=$(rc viol1dk) $(sec viol1dk)" \
+	[ "$(rc viol1dk)" = 1 -a "$(sec viol1dk | head -1)" = "1 report from 1 call site (the log holds the last 4 of 4 violations)" -a "$(lines viol1dk '^    1 x dir-mismatch in dir_mismatch_single+0x')" = 1 ]
+check "dmaown --json violations --kind --driver: both filters" "$(sec viol1dkj | head -c 400)" \
+	json viol1dkj "[(g['kind'], g['driver'], g['count']) for g in j['groups']] == [('dir-mismatch', 'test_dma_owner', 1)]"
 check "dmaown violations --follow: the two new reports, as they came" "$(sec follow)" \
 	eval "[ \$(sec follow | wc -l) = 2 ] &&
 		sec follow | sed -n 1p | grep -qE '^\[0\] [0-9.]+ missing-sync-for-device in missing_sync_single\+0x.* device $dev driver test_dma_owner handle 0x' &&
@@ -184,6 +293,11 @@ check "dmaown violations --follow: the two new reports, as they came" "$(sec fol
 check "dmaown violations --follow: exit 1 after printing violations" "rc=$(rc follow)" [ "$(rc follow)" = 1 ]
 check "dmaown violations --follow: says what it follows" "$(sec followerr)" \
 	[ "$(sec followerr)" = "dmaown: following /sys/kernel/debug/dma-owner/violations; new reports appear here (Ctrl-C stops)" ]
+check "dmaown violations --follow --driver --kind: only the report of both" "rc=$(rc followdk) $(sec followdk)" \
+	eval "[ \"\$(rc followdk)\" = 1 ] && [ \$(sec followdk | wc -l) = 1 ] &&
+		sec followdk | grep -qE '^\[1\] [0-9.]+ size-mismatch in size_mismatch_single\+0x.* driver test_dma_owner '"
+check "dmaown violations --follow --driver: a driver with none prints none, exit 0" "rc=$(rc followdn) $(sec followdn)" \
+	[ "$(rc followdn)" = 0 -a -z "$(sec followdn)" ]
 follow_kinds() {
 	sec followj | python3 -c 'import json, sys; print(" ".join(json.loads(l)["kind"] for l in sys.stdin))'
 }
@@ -248,12 +362,154 @@ check "dmaown timeline --html: at most 100 pictures, says how many more" "$(sec 
 check "dmaown timeline --html: the mapping with the violation comes first" "$(sec many_html | sed -n 3p | cut -c1-200)" \
 	grep -q 'violation</text>$' <(sec many_html | sed -n 3p)
 
+# --- record's exit status ------------------------------------------------
+check "dmaown record: violations and a failing command: exit 1, says both" "rc=$(rc rec_badfail): $(sec rec_badfail)" \
+	eval '[ "$(rc rec_badfail)" = 1 ] && has rec_badfail "trace written to /tmp/bf.dat, 1 violation;" &&
+		has rec_badfail "^dmaown: the command exited with status 5\$"'
+check "dmaown record: no violation, a failing command: exit 3, says its status" "rc=$(rc rec_fail): $(sec rec_fail)" \
+	eval '[ "$(rc rec_fail)" = 3 ] && has rec_fail "trace written to /tmp/f.dat, 0 violations;" &&
+		has rec_fail "^dmaown: the command exited with status 4\$"'
+check "dmaown record: a command that ran and exited 127 failed: exit 3, not 2" "rc=$(rc rec_127): $(sec rec_127)" \
+	eval '[ "$(rc rec_127)" = 3 ] && has rec_127 "the command exited with status 127"'
+check "dmaown record: a command killed by a signal: exit 3, says which" "rc=$(rc rec_sig): $(sec rec_sig)" \
+	eval '[ "$(rc rec_sig)" = 3 ] && has rec_sig "^dmaown: the command was killed by signal 15 (SIGTERM)\$"'
+
+# --- clear ----------------------------------------------------------------
+check "dmaown clear: empties the log and the counters" \
+	"preclear rc=$(rc status_preclear), clear rc=$(rc clear): $(sec clear), after rc=$(rc status_clear)" \
+	eval '[ "$(rc status_preclear)" = 1 -a "$(rc clear)" = 0 -a "$(rc status_clear)" = 0 ] &&
+		has status_clear "^violations: 0\$" && has clear "^cleared the violations log and the counters of /sys/kernel/debug/dma-owner\$"'
+
+# --- ignore ---------------------------------------------------------------
+rule=missing-sync-for-device:missing_sync_single
+check "dmaown ignore: none at first" "rc=$(rc ign0) $(sec ign0)" \
+	[ "$(rc ign0)" = 0 -a "$(sec ign0)" = "no ignore rules: every report counts" ]
+check "dmaown ignore add: the rule listed, no hit yet" "rc=$(rc ign_add) $(sec ign_add)" \
+	eval '[ "$(rc ign_add)" = 0 ] && [ "$(sec ign_add | awk "NR == 2 { print \$1, \$2 }")" = "$rule 0" ] && [ $(sec ign_add | wc -l) = 2 ]'
+check "dmaown ignore: the scenario's report is a hit of its rule" "$(sec ign_list)" \
+	[ "$(sec ign_list | awk 'NR == 2 { print $1, $2 }')" = "$rule 1" ]
+check "dmaown --json ignore: the rule and its hit" "$(sec ign_listj)" \
+	json ign_listj "j == {'rules': [{'rule': '$rule', 'kind': 'missing-sync-for-device', 'function': 'missing_sync_single', 'hits': 1}]}"
+check "stats: an ignored report is counted as ignored, not as a violation" "$(sec ign_stats | grep -v '^violation\.')" \
+	eval '[ "$(stat <(sec ign_stats) ignored)" = 1 -a "$(stat <(sec ign_stats) violations)" = 0 -a "$(stat <(sec ign_stats) violation.missing-sync-for-device)" = 0 ] &&
+		[ "$(stat <(sec ign_stats) ignore)" = "$rule 1" ] && [ "$(sec ign_file)" = "$rule 1" ]'
+check "dmaown status: ignored reports and the rule shown, exit 0" "rc=$(rc ign_status) $(sec ign_status)" \
+	eval '[ "$(rc ign_status)" = 0 ] && has ign_status "^violations: 0\$" &&
+		has ign_status "^ignored:    1 (reports the ignore rules silenced, not in violations)\$" &&
+		sec ign_status | grep -qE "^  $rule +1\$"'
+check "dmaown --json status: ignored count and rules" "$(sec ign_statusj | head -c 600)" \
+	json ign_statusj "j['counters']['violations'] == 0 and j['counters']['ignored'] == 1 and j['ignore_rules'] == [{'rule': '$rule', 'kind': 'missing-sync-for-device', 'function': 'missing_sync_single', 'hits': 1}]"
+check "dmaown violations: an ignored report is not in the log, exit 0" "rc=$(rc ign_viol) $(sec ign_viol)" \
+	[ "$(rc ign_viol)" = 0 -a "$(sec ign_viol)" = "no violations in the log (0 counted since the last clear)" ]
+check "dmaown ignore: a '*' rule and a report no rule matches: exit 1 for that one only" "rc=$(rc ign_status2) $(sec ign_status2)" \
+	eval '[ "$(rc ign_add_any)" = 0 -a "$(rc ign_status2)" = 1 ] && has ign_status2 "^violations: 1\$" &&
+		has ign_status2 "^  missing-sync-for-device        1\$" && has ign_status2 "^ignored:    2 " &&
+		sec ign_status2 | grep -qE "^  \*:redundant_sync_single +1\$"'
+check "dmaown --json status: two rules, a hit each, one violation" "$(sec ign_status2j | head -c 600)" \
+	json ign_status2j "j['counters']['violations'] == 1 and j['counters']['ignored'] == 2 and [(r['rule'], r['hits']) for r in j['ignore_rules']] == [('$rule', 1), ('*:redundant_sync_single', 1)]"
+check "dmaown ignore remove: the rule gone, the other kept" "rc=$(rc ign_remove) $(sec ign_after)" \
+	[ "$(rc ign_remove)" = 0 -a "$(sec ign_after | awk 'NR > 1 { print $1 }' | xargs)" = "*:redundant_sync_single" ]
+check "dmaown ignore: 32 rules taken" "$(sec ign_fill) count $(sec ign_count)" \
+	[ -z "$(sec ign_fill)" -a "$(sec ign_count)" = 32 ]
+check "dmaown ignore clear: no rule left" "rc=$(rc ign_clear) $(sec ign_cleared)" \
+	[ "$(rc ign_clear)" = 0 -a "$(sec ign_cleared)" = "no ignore rules: every report counts" ]
+
+# --- filter ---------------------------------------------------------------
+check "dmaown filter: none at first" "rc=$(rc filt0) $(sec filt0)" [ "$(rc filt0)" = 0 -a "$(sec filt0)" = "(everything)" ]
+check "dmaown filter NAME: set in the kernel, shown, says what it costs" "rc=$(rc filt_set) $(sec filt_set) file $(sec filt_file)" \
+	eval '[ "$(rc filt_set)" = 0 -a "$(sec filt_file)" = test_dma_owner -a "$(sec filt1)" = test_dma_owner ] &&
+		has filt_set "^filter: test_dma_owner (was (everything))\$" && has filt_set "emptied its table of live mappings"'
+check "dmaown --json filter" "$(sec filt1j)" json filt1j "j == {'filter': 'test_dma_owner'}"
+check "dmaown status: the filter" "$(sec filt_status | head -2)" has filt_status "^filter:     test_dma_owner\$"
+check "dmaown filter: refused names leave the filter as it was" "$(sec filt_kept)" [ "$(sec filt_kept)" = test_dma_owner ]
+check "dmaown filter --none: every device again" "rc=$(rc filt_none) $(sec filt2) file '$(sec filt2_file)'" \
+	eval '[ "$(rc filt_none)" = 0 -a "$(sec filt2)" = "(everything)" -a -z "$(sec filt2_file)" ] &&
+		has filt_none "^filter: (everything) (was test_dma_owner)\$"'
+
+# --- the bundle, read on the host -----------------------------------------
+mkdir -p "$T/bundle"
+sec bundle | base64 -d | tar -x -C "$T/bundle" 2>"$T/untar.err"
+check "dmaown save: a bundle in the guest" "rc=$(rc save) $(sec save) $(cat "$T/untar.err")" \
+	eval '[ "$(rc save)" = 0 ] && has save "^saved [0-9]* files of /sys/kernel/debug/dma-owner (.*) and [0-9]* module parameters to /tmp/bundle, kernel " &&
+		[ -f "$T/bundle/manifest" -a -f "$T/bundle/dma-owner/violations" ]'
+kernel=$(sed -n 's/^uname //p' "$T/o")
+version=$(sed -n 's/^#define DMAOWN_VERSION\t"\(.*\)"$/\1/p' "$REPO/tools/dmaown/dmaown.h")
+manifest_ok() {
+	local f
+	[ -n "$kernel" -a "$(stat <(sec manifest) kernel)" = "$kernel" ] || return 1
+	[ "$(stat <(sec manifest) format)" = "dmaown-bundle 1" ] || return 1
+	[ -n "$version" -a "$(stat <(sec manifest) dmaown)" = "$version" ] || return 1
+	has manifest "^not_saved: /sys/kernel/debug/dma-owner/clear (write-only)\$" || return 1
+	for f in enabled filter ignore mappings stats violations; do
+		[[ " $(stat <(sec manifest) files) " == *" $f "* ]] || return 1
+		[ -s "$T/bundle/dma-owner/$f" ] || return 1
+	done
+	[ "$(cat "$T/bundle/parameters/log_size")" = 64 ]
+}
+check "dmaown save: the manifest names the kernel, the version, the files" "$(sec manifest)" manifest_ok
+make -s -C "$REPO" dmaown >"$T/make-dmaown.log" 2>&1
+mrc=$?
+hd=$REPO/out/bin/dmaown
+check "make dmaown: the tool built for the host" "rc=$mrc: $(tail -5 "$T/make-dmaown.log")" \
+	[ $mrc = 0 -a -x "$hd" -a "$(tail -1 "$T/make-dmaown.log")" = out/bin/dmaown ]
+# bundle NAME ARGS...: the host's dmaown on the bundle; its stdout in
+# $T/b.NAME, stderr in $T/b.NAME.err, status in $T/b.NAME.rc.
+bundle() {
+	local name=$1
+	shift
+	"$hd" --debugfs "$T/bundle" "$@" >"$T/b.$name" 2>"$T/b.$name.err"
+	echo $? >"$T/b.$name.rc"
+}
+bundle status status
+bundle statusj --json status
+bundle viol violations
+bundle violj --json violations
+bundle map mappings --driver test_dma_owner
+bundle mapj --json mappings --driver test_dma_owner
+bundle ign ignore
+bundle filter filter
+bundle clear clear
+bundle filt_set filter e1000
+bundle ign_add ignore add leak:foo
+# same NAME LIVE: the bundle's answer and status are the guest's live ones.
+same() {
+	check "dmaown --debugfs BUNDLE: $1 as it was live" "rc $(rc $2)/$(cat "$T/b.$1.rc"): $(diff <(sec $2) "$T/b.$1" | head -5)" \
+		eval "[ \"\$(rc $2)\" = \"\$(cat $T/b.$1.rc)\" ] && [ \"\$(sec $2)\" = \"\$(cat $T/b.$1)\" ]"
+}
+same status live_status
+same statusj live_statusj
+same violj live_violj
+same ign live_ign
+same filter live_filter
+check "dmaown --debugfs BUNDLE: status exits 1 for the violation, shows the rules" "rc=$(cat "$T/b.status.rc") $(cat "$T/b.status")" \
+	eval '[ "$(cat "$T/b.status.rc")" = 1 ] && grep -q "^ignored:    2 " "$T/b.status"'
+check "dmaown --debugfs BUNDLE: violations as it was live, pointing at the bundle's log" "$(diff <(sec live_viol) "$T/b.viol" | head -5)" \
+	eval '[ "$(rc live_viol)" = 1 -a "$(cat "$T/b.viol.rc")" = 1 ] &&
+		[ "$(sec live_viol | sed "s|/sys/kernel/debug/|$T/bundle/|")" = "$(cat "$T/b.viol")" ] &&
+		grep -q "^    1 x missing-sync-for-device in missing_sync_page+0x" "$T/b.viol"'
+# The mappings' ages are those of the save, a moment after the live read.
+no_age() { awk '{ $7 = ""; print }'; }
+check "dmaown --debugfs BUNDLE: mappings as they were live (ages aside)" "$(diff <(sec live_map | no_age) <(no_age <"$T/b.map") | head -5)" \
+	eval '[ "$(cat "$T/b.map.rc")" = 0 ] && [ "$(sec live_map | no_age)" = "$(no_age <"$T/b.map")" ] &&
+		[ "$(grep -c " test_dma_owner " "$T/b.map")" = 4 ]'
+check "dmaown --json --debugfs BUNDLE: mappings as they were live (ages aside)" "$(head -c 300 "$T/b.mapj")" \
+	python3 -c "import json, sys
+strip = lambda ms: [{k: v for k, v in m.items() if k != 'age_ms'} for m in ms]
+live, saved = json.loads(sys.argv[1]), json.load(open(sys.argv[2]))
+sys.exit(0 if len(saved) == 4 and strip(live) == strip(saved) else 1)" "$(sec live_mapj)" "$T/b.mapj"
+check "dmaown --debugfs BUNDLE: says it reads a bundle, on stderr" "$(cat "$T/b.status.err")" \
+	grep -q "^dmaown: reading the bundle $T/bundle, saved .* (kernel $kernel)\$" "$T/b.status.err"
+for w in clear filt_set ign_add; do
+	check "dmaown --debugfs BUNDLE: $w refused, exit 2" "rc=$(cat "$T/b.$w.rc") $(cat "$T/b.$w.err")" \
+		eval '[ "$(cat "$T/b.$w.rc")" = 2 ] && grep -q "needs a running tracker: $T/bundle is a bundle" "$T/b.$w.err"'
+done
+
 # --- errors ---------------------------------------------------------------
 err() {	# NAME MESSAGE-REGEX: exit status 2 and the message
 	check "dmaown error $1: exit 2, says what to do" "rc=$(rc $1): $(sec $1 | head -2)" \
 		eval "[ \"\$(rc $1)\" = 2 ] && sec $1 | grep -qE -- '$2'"
 }
-err e_nocmd "which command\? status, mappings, violations, record or timeline"
+err e_nocmd "which command\? status, mappings, violations, record, timeline, save, clear, filter or ignore"
 err e_badcmd "frobnicate: no such command"
 err e_badopt "bad option"
 err e_extra "status does not take those arguments"
@@ -264,6 +520,18 @@ err e_tlfile "cannot read /nonexistent.dat"
 err e_tlnotrace "/etc/passwd is not a trace-cmd trace"
 err e_tlhandle "--handle xyz: not a number"
 err e_reccmd "cannot run /nonexistent-command"
+err save_again "save: /tmp/bundle exists and is not empty"
+err e_save_nodir "save: where to\?"
+err e_clear_args "clear takes no arguments"
+err ign_remove_absent "the kernel refused it, and changed nothing: No such file or directory \(ENOENT\): no such rule: missing-sync-for-device:missing_sync_single"
+err ign_nokind ".missing_sync_single. is not a rule: say KIND:FUNCTION"
+err ign_badkind "no-such-kind is not a violation kind; the kinds are \* \(every kind\), missing-sync-for-device"
+err ign_offset "name the function alone, without the offset"
+err ign_toolong "the kernel refused it, and changed nothing: Invalid argument \(EINVAL\)"
+err ign_full "the kernel refused it, and changed nothing: No space left on device \(ENOSPC\)"
+err filt_bad "the kernel refused \"two words\": Invalid argument \(EINVAL\)"
+err filt_long "the kernel refused \"0123456789.*\": Argument list too long \(E2BIG\)"
+err filt_empty "an empty name; to track every device say: dmaown filter --none"
 err e_recnocmd "record: what should run\?"
 err e_notroot "needs root: .*run it as root"
 err e_notbuilt "built without the DMA ownership tracker \(build it with CONFIG_DMA_OWNER_DEBUG=y\)"
@@ -272,7 +540,7 @@ help_ok() {
 	local w
 	[ "$(rc e_help)" = 0 ] || return 1
 	for w in "  status " "  mappings " "  violations " "  record " "  timeline " \
-		"examples:" "exit status:"; do
+		"  save " "  clear " "  filter " "  ignore " "examples:" "exit status:"; do
 		has e_help "$w" || return 1
 	done
 }

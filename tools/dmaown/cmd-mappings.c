@@ -33,7 +33,8 @@ static const char mappings_help[] =
 "  --owner cpu|device  those this side owns; cpu also matches mappings the\n"
 "                      CPU owns in part\n"
 "  --older-than T      those mapped more than T ago: 500ms, 2s, 5m, 1h (a\n"
-"                      bare number is seconds)\n"
+"                      bare number is seconds); in a bundle (dmaown save),\n"
+"                      the ages are those at the save\n"
 "\n"
 "exit status: 0, or 2 for a usage or environment error.\n";
 

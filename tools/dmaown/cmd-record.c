@@ -5,6 +5,7 @@
  * "trace-cmd extract" (libtracecmd reads traces but has no writer), so
  * that trace-cmd report reads it too.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -34,12 +35,23 @@ static const char record_help[] =
 "dmaown.dat), which 'dmaown timeline' and 'trace-cmd report' read. It\n"
 "enables the events, empties the top-level trace buffer, runs COMMAND and\n"
 "saves the trace with 'trace-cmd extract'; the events and the tracing\n"
-"switch are put back as they were, also when something fails.\n"
+"switch are put back as they were, also when something fails. It says\n"
+"how many violations the trace holds, and how COMMAND ended if it failed.\n"
 "\n"
 "  -o, --output FILE   where the trace goes\n"
 "\n"
-"exit status: 0 no violation in the trace, 1 some, 2 usage or environment\n"
-"error, or COMMAND could not run or failed.\n";
+"examples:\n"
+"  dmaown record -o nic.dat -- ping -c 100 10.0.2.2\n"
+"  dmaown record -o t.dat -- ./my-test; echo $?   (CI: 1 misuse, 3 test failed)\n"
+"\n"
+"exit status, the first that holds:\n"
+"  1  violations were traced while COMMAND ran, whatever COMMAND's status\n"
+"     (a test that breaks the rules may well fail too: the misuse comes\n"
+"     first)\n"
+"  3  none, but COMMAND failed: exited non-zero or was killed by a signal\n"
+"  0  none, and COMMAND succeeded\n"
+"  2  dmaown's own usage or environment error: not root, no tracefs, a\n"
+"     kernel without the tracker, COMMAND not found, the trace not saved\n";
 
 struct counted {
 	struct tep_event *violation;
@@ -72,7 +84,7 @@ static int count_violations(const char *file)
 	return c.n;
 }
 
-/* As the shell's "command not found": the command could not be run. */
+/* The exit status of a child that could not exec, as the shell's. */
 #define EXIT_CANNOT_RUN	127
 
 /*
@@ -166,27 +178,60 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Run @argv with tracing on; its wait status. */
-static int run_command(char **argv)
+/*
+ * Run @argv with tracing on; its wait status. *@exec_err: the errno of an
+ * exec that failed, 0 if it ran. A pipe closed on exec tells them apart,
+ * so that a command that runs and exits 127 is a command that failed.
+ */
+static int run_command(char **argv, int *exec_err)
 {
-	int status;
+	int status, fds[2];
+	ssize_t n;
 	pid_t pid;
 
 	if (caught)
 		fail("interrupted by signal %d before the command ran", caught);
+	if (pipe2(fds, O_CLOEXEC))
+		fail("pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (!pid) {
+		close(fds[0]);
 		execvp(argv[0], argv);
+		*exec_err = errno;
 		fprintf(stderr, "dmaown: cannot run %s: %s\n", argv[0], strerror(errno));
+		/* Unsaid, the parent takes it for a command that failed. */
+		n = write(fds[1], exec_err, sizeof(*exec_err));
 		_exit(EXIT_CANNOT_RUN);
 	}
+	close(fds[1]);
 	command_pid = pid;
+	*exec_err = 0;
+	while ((n = read(fds[0], exec_err, sizeof(*exec_err))) < 0 && errno == EINTR)
+		;
+	if (n != sizeof(*exec_err))
+		*exec_err = 0;
+	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	command_pid = 0;
 	return status;
+}
+
+/* How the command ended, if it failed: "exited with status 3". */
+static const char *command_failure(int status)
+{
+	static char text[128];
+
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return NULL;
+	if (WIFSIGNALED(status))
+		snprintf(text, sizeof(text), "was killed by signal %d (SIG%s)",
+			 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)) ?: "?");
+	else
+		snprintf(text, sizeof(text), "exited with status %d", WEXITSTATUS(status));
+	return text;
 }
 
 /* Save the top-level buffer with "trace-cmd extract -o @out". */
@@ -223,7 +268,8 @@ int cmd_record(int argc, char **argv)
 	struct cmd_opts o = { .options = record_options, .help = record_help,
 			      .stop_at_arg = true };
 	const char *out = "dmaown.dat";
-	int c, status, ret = 0, nviol;
+	int c, status, exec_err, nviol;
+	const char *failure;
 
 	while ((c = cmd_getopt(&o, argc, argv)) != -1)
 		if (c == 'o')
@@ -253,7 +299,7 @@ int cmd_record(int argc, char **argv)
 		fail("cannot clear the trace buffer");
 	tracefs_trace_on(NULL);
 
-	status = run_command(argv);
+	status = run_command(argv, &exec_err);
 
 	/* The events back as they were, but tracing off until it is saved. */
 	tracefs_trace_off(NULL);
@@ -261,21 +307,19 @@ int cmd_record(int argc, char **argv)
 	extract(out);
 	restore_tracing_on();
 
-	/* How many violations went into the trace decides the exit status. */
+	if (exec_err)		/* it said why; nothing ran, nothing to count */
+		return EXIT_USAGE;
+	/* The violations in the trace come first, then how the command ended. */
 	nviol = count_violations(out);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_CANNOT_RUN)
-		ret = EXIT_USAGE;
-	fprintf(stderr, "dmaown: trace written to %s", out);
-	if (nviol >= 0)
-		fprintf(stderr, ", %d violation%s", nviol, nviol == 1 ? "" : "s");
-	fprintf(stderr, "; read it with: dmaown timeline %s, or trace-cmd report %s\n", out, out);
-	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status))) {
-		fprintf(stderr, "dmaown: the command %s %d\n",
-			WIFSIGNALED(status) ? "was killed by signal" : "exited with",
-			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-		ret = EXIT_USAGE;
-	}
-	if (!ret && nviol > 0)
-		ret = EXIT_VIOLATIONS;
-	return ret;
+	if (nviol < 0)
+		fail("trace written to %s, but it cannot be read back to count the violations",
+		     out);
+	fprintf(stderr, "dmaown: trace written to %s, %d violation%s; read it with: dmaown timeline %s, or trace-cmd report %s\n",
+		out, nviol, nviol == 1 ? "" : "s", out, out);
+	failure = command_failure(status);
+	if (failure)
+		fprintf(stderr, "dmaown: the command %s\n", failure);
+	if (nviol > 0)
+		return EXIT_VIOLATIONS;
+	return failure ? EXIT_COMMAND_FAILED : 0;
 }

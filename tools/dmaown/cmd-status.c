@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmaown status: the tracker at a glance: on or off, its filter, its
- * counters, the devices it cannot fully check, and the violations by kind
- * (from stats) and by driver (from the reports in the log).
+ * counters, the devices it cannot fully check, the violations by kind
+ * (from stats) and by driver (from the reports in the log), and the
+ * reports ignore rules silenced.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,17 @@ static const char status_help[] =
 "\n"
 "Whether the tracker is on, its filter, its counters (mappings, calls,\n"
 "violations by kind), the devices whose unknown handles go unreported and\n"
-"why, and the reports in the log by driver.\n"
+"why, the reports in the log by driver, and, when there are ignore rules,\n"
+"how many reports they silenced, rule by rule (dmaown ignore --help).\n"
 "\n"
-"exit status: 0 no violation counted since the last clear, 1 some, 2 usage\n"
-"or environment error.\n";
+"examples:\n"
+"  dmaown status\n"
+"  dmaown --json status | jq .violations_by_kind\n"
+"  dmaown clear; ./my-test; dmaown status >/dev/null || echo 'DMA API misuse'\n"
+"\n"
+"exit status: 0 no violation counted since the last clear (reports that\n"
+"ignore rules silenced do not count), 1 some, 2 usage or environment\n"
+"error.\n";
 
 /* Reports in the log, by driver, in the order they first came. */
 struct driver_count {
@@ -86,6 +94,7 @@ static void status_json(const struct stats *st, const char *filter,
 	}
 	json_end(&j);
 	json_int(&j, "log_records", nr);
+	ignore_rules_json(&j, "ignore_rules", st->rules, st->nrules);
 	json_end(&j);
 }
 
@@ -111,6 +120,11 @@ static void status_text(const struct stats *st, const char *filter,
 		printf("by driver (the %d reports in the log):\n", nr);
 		for (int i = 0; i < ndrv; i++)
 			printf("  %-30s %d\n", drv[i].name, drv[i].count);
+	}
+	if (st->nrules || stat_get(st, "ignored") > 0) {
+		printf("ignored:    %lld (reports the ignore rules silenced, not in violations)\n",
+		       stat_get(st, "ignored"));
+		ignore_rules_text(st->rules, st->nrules, "  ");
 	}
 }
 

@@ -12,25 +12,33 @@
 
 #include "dmaown.h"
 
-enum { OPT_KIND = 256, OPT_FOLLOW };
+enum { OPT_KIND = 256, OPT_DRIVER, OPT_FOLLOW };
 
 const struct option violations_options[] = {
 	{ "kind", required_argument, NULL, OPT_KIND },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
 	{ "follow", no_argument, NULL, OPT_FOLLOW },
 	{}
 };
 
 static const char violations_help[] =
-"usage: dmaown [--json] [--debugfs DIR] violations [--kind K] [--follow]\n"
+"usage: dmaown [--json] [--debugfs DIR] violations [--kind K] [--driver NAME]\n"
+"                                                  [--follow]\n"
 "\n"
 "The reports in the tracker's log, grouped by kind and call site, with\n"
 "counts, the devices, where the buffer was mapped, and when they came\n"
-"(seconds since boot).\n"
+"(seconds since boot). The filters combine: a report is shown if it\n"
+"matches every one given.\n"
 "\n"
-"  --kind K    only those of kind K, one of the kinds stats counts\n"
-"              (missing-sync-for-device, leak, ...)\n"
-"  --follow    print each new report on one line as it arrives (one JSON\n"
-"              object per line with --json), until interrupted\n"
+"  --kind K        only those of kind K, one of the kinds stats counts\n"
+"                  (missing-sync-for-device, leak, ...)\n"
+"  --driver NAME   only those of devices bound to driver NAME (e1000)\n"
+"  --follow        print each new report on one line as it arrives (one\n"
+"                  JSON object per line with --json), until interrupted\n"
+"\n"
+"examples:\n"
+"  dmaown violations --driver e1000\n"
+"  dmaown violations --kind missing-sync-for-device --driver e1000 --follow\n"
 "\n"
 "exit status: 0 none in the log (that match), 1 some (with --follow: some\n"
 "printed), 2 usage or environment error.\n";
@@ -70,8 +78,14 @@ static void on_signal(int sig __maybe_unused)
 	stop = 1;
 }
 
+/* Whether @r passes the filters given (NULL: not given). */
+static bool report_matches(const struct report *r, const char *kind, const char *driver)
+{
+	return (!kind || !strcmp(kind, r->kind)) && (!driver || !strcmp(driver, r->driver));
+}
+
 /* Print records as they arrive, until a signal. */
-static int follow(const char *kind)
+static int follow(const char *kind, const char *driver)
 {
 	long long last = -1;	/* the newest record seen; they count from 0 */
 	bool any = false, first = true;
@@ -89,7 +103,7 @@ static int follow(const char *kind)
 		for (int i = 0; i < n; i++) {
 			if (first || (long long)rs[i].seq <= last)
 				continue;
-			if (!kind || !strcmp(kind, rs[i].kind)) {
+			if (report_matches(&rs[i], kind, driver)) {
 				print_report_line(&rs[i]);
 				any = true;
 			}
@@ -113,9 +127,9 @@ struct group {
 	char devices[256];	/* those it came from, space-separated */
 };
 
-/* Group the reports of @kind (NULL: all); returns the number of groups. */
+/* Group the reports that match; returns the number of groups. */
 static int group_reports(const struct report *rs, int n, const char *kind,
-			 struct group **out, int *shown)
+			 const char *driver, struct group **out, int *shown)
 {
 	struct group *g = NULL;
 	int ng = 0;
@@ -125,7 +139,7 @@ static int group_reports(const struct report *rs, int n, const char *kind,
 		const struct report *r = &rs[i];
 		int j;
 
-		if (kind && strcmp(kind, r->kind))
+		if (!report_matches(r, kind, driver))
 			continue;
 		(*shown)++;
 		for (j = 0; j < ng; j++)
@@ -177,11 +191,12 @@ static void violations_json(const struct group *g, int ng, int n, long long tota
 }
 
 static void violations_text(const struct group *g, int ng, int n, long long total,
-			    const char *kind, int shown)
+			    const char *kind, const char *driver, int shown)
 {
 	if (!shown) {
-		printf("no violations%s%s in the log (%lld counted since the last clear)\n",
-		       kind ? " of kind " : "", kind ? kind : "", total);
+		printf("no violations%s%s%s%s in the log (%lld counted since the last clear)\n",
+		       kind ? " of kind " : "", kind ? kind : "",
+		       driver ? " by driver " : "", driver ? driver : "", total);
 		return;
 	}
 	printf("%d report%s from %d call site%s (the log holds the last %d of %lld violations)\n",
@@ -200,7 +215,7 @@ static void violations_text(const struct group *g, int ng, int n, long long tota
 int cmd_violations(int argc, char **argv)
 {
 	struct cmd_opts o = { .options = violations_options, .help = violations_help };
-	const char *kind = NULL;
+	const char *kind = NULL, *driver = NULL;
 	bool follow_mode = false;
 	struct report *rs;
 	struct group *g;
@@ -213,14 +228,20 @@ int cmd_violations(int argc, char **argv)
 		case OPT_KIND:
 			kind = optarg;
 			break;
+		case OPT_DRIVER:
+			driver = optarg;
+			break;
 		case OPT_FOLLOW:
 			follow_mode = true;
 			break;
 		}
 	}
 	if (o.other || optind != argc)
-		bad_usage("violations does not take those arguments (filters: --kind, --follow)");
-	need_tracker();
+		bad_usage("violations does not take those arguments (filters: --kind, --driver, --follow)");
+	if (follow_mode)
+		need_live_tracker("violations --follow");
+	else
+		need_tracker();
 	read_stats(&st);
 	/* The kinds are the kernel's: stats names them. */
 	if (kind && !known_kind(&st, kind))
@@ -228,15 +249,15 @@ int cmd_violations(int argc, char **argv)
 			  kind, kind_list(&st));
 	if (follow_mode) {
 		free_stats(&st);
-		return follow(kind);
+		return follow(kind, driver);
 	}
 	total = stat_get(&st, "violations");
 	n = read_reports(&rs);
-	ng = group_reports(rs, n, kind, &g, &shown);
+	ng = group_reports(rs, n, kind, driver, &g, &shown);
 	if (use_json)
 		violations_json(g, ng, n, total);
 	else
-		violations_text(g, ng, n, total, kind, shown);
+		violations_text(g, ng, n, total, kind, driver, shown);
 	free(g);
 	free_reports(rs, n);
 	free_stats(&st);

@@ -2,8 +2,16 @@
 /*
  * dmaown: the tracker's debugfs files (debugfs/dma-owner/, see
  * debugfs-ui/owner_debugfs.c), read into structs: stats, the filter, the
- * violations log and the live mappings. The commands read only these.
+ * ignore rules, the violations log and the live mappings; and written, for
+ * the commands that change the tracker. The commands read only these.
+ *
+ * --debugfs may name a bundle that "dmaown save" wrote instead (bundle.c):
+ * the same files, read the same way, never written.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,22 +24,151 @@
 #include "dmaown.h"
 
 #define DEBUGFS_MAGIC	0x64626720
+#define DEFAULT_DEBUGFS	"/sys/kernel/debug"
 
 char tracker_dir[PATH_MAX];
+struct bundle *tracker_bundle;
 
-void need_tracker(void)
+/* Sets tracker_dir and tracker_bundle, or fails saying why it cannot. */
+static void find_tracker(void)
 {
 	struct statfs sfs;
 	struct stat st;
 
+	snprintf(tracker_dir, sizeof(tracker_dir), "%s/" TRACKER_DIR_NAME, debugfs);
+	tracker_bundle = open_bundle(debugfs);
+	if (tracker_bundle)
+		return;
 	if (geteuid() != 0)
-		fail("needs root: /sys/kernel/debug is readable by root only (run it as root, e.g. with sudo)");
-	snprintf(tracker_dir, sizeof(tracker_dir), "%s/dma-owner", debugfs);
-	if (statfs(debugfs, &sfs) || sfs.f_type != DEBUGFS_MAGIC)
-		fail("debugfs is not mounted on %s: mount -t debugfs none %s", debugfs, debugfs);
+		fail("needs root: %s is readable by root only (run it as root, e.g. with sudo)",
+		     debugfs);
+	if (statfs(debugfs, &sfs) || sfs.f_type != DEBUGFS_MAGIC) {
+		if (!strcmp(debugfs, DEFAULT_DEBUGFS))
+			fail("debugfs is not mounted on %s: mount -t debugfs none %s",
+			     debugfs, debugfs);
+		if (!stat(tracker_dir, &st))
+			fail("%s is neither debugfs nor a bundle: it holds %s/ but no manifest, so it is not what dmaown save writes (or a save that did not finish)",
+			     debugfs, TRACKER_DIR_NAME);
+		fail("debugfs is not mounted on %s: mount -t debugfs none %s, or name a directory that dmaown save wrote",
+		     debugfs, debugfs);
+	}
 	if (stat(tracker_dir, &st) || !S_ISDIR(st.st_mode))
 		fail("%s does not exist: this kernel is built without the DMA ownership tracker (build it with CONFIG_DMA_OWNER_DEBUG=y)",
 		     tracker_dir);
+}
+
+void need_tracker(void)
+{
+	find_tracker();
+	/* On stderr: what is printed is the same as it was live. */
+	if (tracker_bundle)
+		fprintf(stderr, "dmaown: reading the bundle %s, saved %s on %s (kernel %s)\n",
+			debugfs, tracker_bundle->saved, tracker_bundle->host,
+			tracker_bundle->kernel);
+}
+
+void need_live_tracker(const char *command)
+{
+	find_tracker();
+	if (tracker_bundle)
+		fail("%s needs a running tracker: %s is a bundle, a copy of one (saved %s on %s); run it on that machine, without --debugfs",
+		     command, debugfs, tracker_bundle->saved, tracker_bundle->host);
+}
+
+static void tracker_path(char *path, size_t size, const char *name)
+{
+	snprintf(path, size, "%s/%s", tracker_dir, name);
+}
+
+bool tracker_has(const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	tracker_path(path, sizeof(path), name);
+	return !access(path, F_OK);
+}
+
+int write_tracker(const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, err = 0;
+
+	tracker_path(path, sizeof(path), name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = EIO;	/* the kernel's files take a write whole */
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+const char *errno_text(int err)
+{
+	static char text[128];
+	const char *name = strerrorname_np(err);
+
+	snprintf(text, sizeof(text), "%s (%s)", strerror(err), name ? name : "?");
+	return text;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct kernel_file *)a)->name,
+		      ((const struct kernel_file *)b)->name);
+}
+
+int read_kernel_dir(const char *dir, struct kernel_file **out)
+{
+	struct kernel_file *fs = NULL;
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	*out = NULL;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX + 256];
+		struct kernel_file *f;
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		fs = xrealloc(fs, (n + 1) * sizeof(*fs));
+		f = &fs[n++];
+		memset(f, 0, sizeof(*f));
+		f->name = xstrdup(de->d_name);
+		/* Root may open it, but a file without a read method says EINVAL. */
+		f->write_only = !(st.st_mode & 0444);
+		if (f->write_only)
+			continue;
+		f->data = read_whole_file(path, &f->len);
+		if (!f->data)
+			f->err = errno;
+	}
+	closedir(d);
+	if (n)
+		qsort(fs, n, sizeof(*fs), by_name);
+	*out = fs;
+	return n;
+}
+
+void free_kernel_files(struct kernel_file *fs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(fs[i].name);
+		free(fs[i].data);
+	}
+	free(fs);
 }
 
 /* The whole of one of the tracker's files, NUL-terminated. */
@@ -39,12 +176,13 @@ static char *slurp_tracker(const char *name)
 {
 	char path[PATH_MAX + 64];
 
-	snprintf(path, sizeof(path), "%s/%s", tracker_dir, name);
+	tracker_path(path, sizeof(path), name);
 	return slurp(path);
 }
 
 /* ---------------------------------------------------------------------- */
-/* stats: "key: value" lines, then "incomplete: DEVICE WHY" lines         */
+/* stats: "key: value" lines, then list lines: "incomplete: DEVICE WHY",  */
+/* "ignore: KIND:FUNCTION HITS"                                           */
 
 /*
  * The kinds of violation are the kernel's to name: dmaown learns them from
@@ -52,31 +190,85 @@ static char *slurp_tracker(const char *name)
  */
 #define KIND_PREFIX	"violation."
 
+/* @s as a whole integer into *@val: false if it is something else. */
+static bool parse_integer(const char *s, long long *val)
+{
+	char *end;
+
+	s += strspn(s, " ");
+	*val = strtoll(s, &end, 10);
+	return end != s && !*end;
+}
+
+bool parse_ignore_rule(const char *token, struct ignore_rule *r)
+{
+	size_t kind_len = strcspn(token, ":");
+
+	memset(r, 0, sizeof(*r));
+	if (!token[kind_len] || !kind_len || kind_len >= sizeof(r->kind) ||
+	    !token[kind_len + 1] || strlen(token + kind_len + 1) >= sizeof(r->function))
+		return false;
+	memcpy(r->kind, token, kind_len);
+	snprintf(r->function, sizeof(r->function), "%s", token + kind_len + 1);
+	return true;
+}
+
+/* "KIND:FUNCTION HITS", as the ignore file and stats' "ignore:" lines say. */
+static bool parse_ignore_line(const char *line, struct ignore_rule *r)
+{
+	char token[256];
+	long long hits;
+	int off = 0;
+
+	if (sscanf(line, " %255s %n", token, &off) != 1 || !parse_ignore_rule(token, r) ||
+	    !parse_integer(line + off, &hits))
+		return false;
+	r->hits = hits;
+	return true;
+}
+
+static const struct counter *find_counter(const struct stats *s, const char *key)
+{
+	for (int i = 0; i < s->ncounters; i++)
+		if (!strcmp(s->counters[i].key, key))
+			return &s->counters[i];
+	return NULL;
+}
+
 void read_stats(struct stats *s)
 {
 	char *buf = slurp_tracker("stats"), *p = buf, *line;
 
 	memset(s, 0, sizeof(*s));
 	while ((line = next_line(&p))) {
-		struct incomplete *inc;
-		struct counter *c;
 		char *colon = strchr(line, ':');
+		struct incomplete inc;
+		struct ignore_rule rule;
+		long long val;
 
 		if (!colon)
 			continue;
-		if (!strncmp(line, "incomplete:", 11)) {	/* not a counter */
-			s->incomplete = xrealloc(s->incomplete,
-						 (s->nincomplete + 1) * sizeof(*inc));
-			inc = &s->incomplete[s->nincomplete];
-			if (sscanf(line, "incomplete: %127s %63s", inc->device, inc->why) == 2)
-				s->nincomplete++;
-			continue;
-		}
 		*colon = 0;
-		s->counters = xrealloc(s->counters, (s->ncounters + 1) * sizeof(*c));
-		c = &s->counters[s->ncounters++];
-		snprintf(c->key, sizeof(c->key), "%s", line);
-		c->val = strtoll(colon + 1, NULL, 10);
+		if (!strcmp(line, "incomplete")) {
+			if (sscanf(colon + 1, " %127s %63s", inc.device, inc.why) != 2)
+				continue;
+			s->incomplete = xrealloc(s->incomplete,
+						 (s->nincomplete + 1) * sizeof(inc));
+			s->incomplete[s->nincomplete++] = inc;
+		} else if (!strcmp(line, "ignore")) {
+			if (!parse_ignore_line(colon + 1, &rule))
+				continue;
+			s->rules = xrealloc(s->rules, (s->nrules + 1) * sizeof(rule));
+			s->rules[s->nrules++] = rule;
+		} else if (parse_integer(colon + 1, &val) && !find_counter(s, line)) {
+			struct counter *c;
+
+			s->counters = xrealloc(s->counters, (s->ncounters + 1) * sizeof(*c));
+			c = &s->counters[s->ncounters++];
+			snprintf(c->key, sizeof(c->key), "%s", line);
+			c->val = val;
+		}
+		/* Anything else is a later kernel's: skipped. */
 	}
 	free(buf);
 	/* After the last realloc(): the names point into the counters. */
@@ -96,10 +288,9 @@ void read_stats(struct stats *s)
 
 long long stat_get(const struct stats *s, const char *key)
 {
-	for (int i = 0; i < s->ncounters; i++)
-		if (!strcmp(s->counters[i].key, key))
-			return s->counters[i].val;
-	return -1;
+	const struct counter *c = find_counter(s, key);
+
+	return c ? c->val : -1;
 }
 
 bool known_kind(const struct stats *s, const char *kind)
@@ -131,6 +322,7 @@ void free_stats(struct stats *s)
 	free(s->counters);
 	free(s->kinds);
 	free(s->incomplete);
+	free(s->rules);
 }
 
 char *read_filter(void)
@@ -139,6 +331,33 @@ char *read_filter(void)
 
 	filter[strcspn(filter, "\n")] = 0;
 	return filter;
+}
+
+int read_ignore_rules(struct ignore_rule **out)
+{
+	struct ignore_rule *rules = NULL, r;
+	char *buf, *p, *line;
+	int n = 0;
+
+	if (!tracker_has("ignore"))
+		fail(tracker_bundle ?
+		     "%s/ignore does not exist: the kernel this bundle was saved from has no ignore rules" :
+		     "%s/ignore does not exist: this kernel's tracker predates ignore rules (boot a newer tracker kernel for them)",
+		     tracker_dir);
+	buf = slurp_tracker("ignore");
+	p = buf;
+	while ((line = next_line(&p))) {
+		if (!*line)
+			continue;
+		if (!parse_ignore_line(line, &r))
+			fail("%s/ignore: \"%.60s\" is not a rule, KIND:FUNCTION HITS: the kernel is newer than this dmaown",
+			     tracker_dir, line);
+		rules = xrealloc(rules, (n + 1) * sizeof(*rules));
+		rules[n++] = r;
+	}
+	free(buf);
+	*out = rules;
+	return n;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -8,7 +8,8 @@
  * and --help. Run "dmaown --help" for the tour.
  *
  * Exit status: 0 nothing wrong, 1 violations found, 2 usage or environment
- * error (the message says how to fix it).
+ * error (the message says how to fix it); record adds 3, the command it ran
+ * failed.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -39,6 +40,14 @@ static const struct command commands[] = {
 	  "trace the dma_owner events while a command runs" },
 	{ "timeline", cmd_timeline, timeline_options,
 	  "each mapping's life in a recorded trace, as text or a picture" },
+	{ "save", cmd_save, save_options,
+	  "copy the tracker's files into a bundle to read elsewhere" },
+	{ "clear", cmd_clear, clear_options,
+	  "empty the violations log and zero the counters" },
+	{ "filter", cmd_filter, filter_options,
+	  "show or set the one device or driver the tracker checks" },
+	{ "ignore", cmd_ignore, ignore_options,
+	  "list, add or remove the rules that silence known findings" },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -57,22 +66,34 @@ static const char usage_tail[] =
 "\n"
 "options, before or after the command:\n"
 "  --json          machine-readable output (status, mappings, violations,\n"
-"                  timeline; --follow prints one object per line)\n"
-"  --debugfs DIR   where debugfs is mounted (default /sys/kernel/debug)\n"
+"                  timeline, filter, ignore; --follow prints one object per\n"
+"                  line)\n"
+"  --debugfs DIR   where debugfs is mounted (default /sys/kernel/debug), or\n"
+"                  a bundle that dmaown save wrote: the read commands then\n"
+"                  print what they printed where it was saved, without root\n"
 "  -h, --help      this text; after a command, the command's\n"
+"  --version       dmaown's version\n"
 "\n"
 "examples:\n"
 "  dmaown status                          is it on, has anything fired?\n"
-"  dmaown violations --kind missing-sync-for-device\n"
+"  dmaown violations --kind missing-sync-for-device --driver e1000\n"
 "  dmaown mappings --driver e1000 --owner cpu --older-than 2s\n"
 "                                         buffers the CPU has held for long\n"
 "  dmaown record -o nic.dat -- ping -c 100 10.0.2.2\n"
 "  dmaown timeline nic.dat --dev 0000:00:02.0 --html nic.html\n"
-"  dmaown status >/dev/null || echo 'DMA API misuse found'   (CI gate)\n"
+"  dmaown clear; ./my-test; dmaown status >/dev/null || echo 'DMA API misuse'\n"
+"                                         (CI gate)\n"
+"  dmaown filter e1000                    check e1000's mappings only\n"
+"  dmaown ignore add missing-sync-for-device:e1000_clean_rx_irq\n"
+"                                         silence a known finding\n"
+"  dmaown save /tmp/bug                   then, on any machine:\n"
+"  dmaown --debugfs /tmp/bug violations\n"
 "\n"
 "exit status: 0 nothing wrong, 1 violations found (status, violations,\n"
 "record, timeline), 2 usage or environment error: not root, debugfs or\n"
-"tracefs not mounted, a kernel without the tracker, a bad argument.\n";
+"tracefs not mounted, a kernel without the tracker, a bad argument, a\n"
+"change the kernel refused, a change to a bundle; 3 (record only) no\n"
+"violation, but the command it ran failed.\n";
 
 static void usage(void)
 {
@@ -109,6 +130,7 @@ static const char *command_names(const char *last)
 static const struct option global_options[] = {
 	{ "json", no_argument, NULL, 0 },
 	{ "debugfs", required_argument, NULL, 0 },
+	{ "version", no_argument, NULL, 0 },
 	{}
 };
 
@@ -187,6 +209,10 @@ int cmd_getopt(struct cmd_opts *o, int argc, char **argv)
 		if (name && !strcmp(name, "debugfs")) {
 			debugfs = optarg;
 			continue;
+		}
+		if (name && !strcmp(name, "version")) {
+			printf("dmaown %s\n", DMAOWN_VERSION);
+			exit(0);
 		}
 		for (const struct option *opt = own; opt->name; opt++)
 			if (name ? !strcmp(opt->name, name) : opt->val == c)

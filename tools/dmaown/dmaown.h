@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dmaown: what its files share: the exit statuses, the commands and their
- * options (dmaown.c, cmd-*.c), the tracker's files (debugfs.c), the JSON
- * writer (json.c) and the helpers (util.c).
+ * options (dmaown.c, cmd-*.c), the tracker's files (debugfs.c), the saved
+ * copies of them (bundle.c), the JSON writer (json.c) and the helpers
+ * (util.c).
  */
 #ifndef DMAOWN_H
 #define DMAOWN_H
@@ -14,6 +15,10 @@
 
 #define EXIT_VIOLATIONS	1	/* the tracker or the trace found some */
 #define EXIT_USAGE	2	/* usage or environment error */
+#define EXIT_COMMAND_FAILED 3	/* record: the command it ran failed */
+
+/* In --version and in the manifest of the bundles save writes. */
+#define DMAOWN_VERSION	"1.1"
 
 #define __maybe_unused	__attribute__((unused))
 
@@ -50,18 +55,75 @@ int cmd_mappings(int argc, char **argv);
 int cmd_violations(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_save(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
+int cmd_filter(int argc, char **argv);
+int cmd_ignore(int argc, char **argv);
 extern const struct option status_options[], mappings_options[],
-	violations_options[], record_options[], timeline_options[];
+	violations_options[], record_options[], timeline_options[],
+	save_options[], clear_options[], filter_options[], ignore_options[];
+
+/* bundle.c: the tracker's files saved for reading on another machine */
+
+/*
+ * A bundle is laid out as debugfs is, so that --debugfs takes it:
+ * DIR/dma-owner/ holds the tracker's files, DIR/manifest says where and
+ * when they were saved, DIR/parameters/ holds the tracker's module
+ * parameters.
+ */
+struct bundle {
+	char *dir;
+	char *kernel;		/* uname -r of the machine it was saved on */
+	char *host;
+	char *saved;		/* when, ISO 8601 UTC */
+};
+
+/* The bundle in @dir, NULL if @dir holds none; fail()s on a broken one. */
+struct bundle *open_bundle(const char *dir);
+/* Save the tracker (need_live_tracker() done) to the new @dir. */
+void save_bundle(const char *dir);
 
 /* debugfs.c: the tracker's files */
 
+/* The tracker's directory in debugfs, and in a bundle. */
+#define TRACKER_DIR_NAME	"dma-owner"
+/* Its module parameters (the boot parameters dma_owner.*). */
+#define TRACKER_PARAMETERS	"/sys/module/dma_owner/parameters"
+
 extern char tracker_dir[];		/* debugfs/dma-owner */
+/* Non-NULL: --debugfs named a bundle, not a live tracker. */
+extern struct bundle *tracker_bundle;
 
 /*
  * Fails with the fix in the message unless the tracker's files can be read:
- * root, debugfs mounted, a kernel with the tracker. Sets tracker_dir.
+ * root, debugfs mounted, a kernel with the tracker; or a bundle that
+ * "dmaown save" wrote. Sets tracker_dir and tracker_bundle.
  */
 void need_tracker(void);
+/* need_tracker(), and fails for a bundle: @command needs a running tracker. */
+void need_live_tracker(const char *command);
+/* Whether the tracker has the file @name: an older kernel may not. */
+bool tracker_has(const char *name);
+/*
+ * Write @text to the tracker's file @name in one write(), as the kernel
+ * takes a write whole or not at all: 0, or the errno it failed with.
+ */
+int write_tracker(const char *name, const char *text);
+/* "Invalid argument (EINVAL)": a refused write's errno, for a message. */
+const char *errno_text(int err);
+
+/* One file of a directory of the kernel's, as read whole. */
+struct kernel_file {
+	char *name;
+	char *data;		/* NULL: not read: write-only, or see err */
+	size_t len;
+	bool write_only;	/* its mode lets nobody read it */
+	int err;		/* errno of the read that failed */
+};
+
+/* Every regular file of @dir, by name; returns how many, -errno. */
+int read_kernel_dir(const char *dir, struct kernel_file **out);
+void free_kernel_files(struct kernel_file *fs, int n);
 
 struct counter {
 	char key[64];
@@ -81,15 +143,29 @@ struct kind_count {
 	long long count;
 };
 
+/* A rule that silences reports: the "ignore" file, "ignore:" in stats. */
+struct ignore_rule {
+	char kind[64];		/* a kind, or "*" for every kind */
+	char function[128];	/* the function that made the call */
+	long long hits;		/* reports it silenced since the last clear */
+};
+
 struct stats {
-	struct counter *counters;	/* in the file's order */
+	struct counter *counters;	/* in the file's order, each key once */
 	int ncounters;
 	struct kind_count *kinds;	/* the kinds the kernel knows, in order */
 	int nkinds;
 	struct incomplete *incomplete;
 	int nincomplete;
+	struct ignore_rule *rules;	/* "ignore: KIND:FUNCTION HITS" */
+	int nrules;
 };
 
+/*
+ * stats: "key: N" lines are counters (the first of a key counts), the
+ * lines of a list ("incomplete:", "ignore:") go to theirs, and lines dmaown
+ * does not know are skipped.
+ */
 void read_stats(struct stats *s);
 long long stat_get(const struct stats *s, const char *key);	/* -1: none */
 bool known_kind(const struct stats *s, const char *kind);
@@ -99,6 +175,14 @@ void free_stats(struct stats *s);
 
 /* The filter file: a device or driver name, or "" for everything. */
 char *read_filter(void);
+
+/*
+ * The ignore file, one "KIND:FUNCTION HITS" line per rule; returns how
+ * many. fail()s if the kernel has no such file.
+ */
+int read_ignore_rules(struct ignore_rule **out);
+/* "KIND:FUNCTION" into @r: false if it is not that. */
+bool parse_ignore_rule(const char *token, struct ignore_rule *r);
 
 /* One record of the violations log. */
 struct report {
@@ -165,6 +249,13 @@ void json_uint(struct json *j, const char *key, unsigned long long v);
 void json_fixed(struct json *j, const char *key, double v, int decimals);
 void json_bool(struct json *j, const char *key, bool v);
 
+/* cmd-ignore.c: the ignore rules, as "ignore" and "status" show them */
+
+void ignore_rules_json(struct json *j, const char *key,
+		       const struct ignore_rule *rules, int n);
+/* A line per rule, "KIND:FUNCTION HITS" in columns, after @indent. */
+void ignore_rules_text(const struct ignore_rule *rules, int n, const char *indent);
+
 /* util.c */
 
 /* "dmaown: " and the message on stderr, then exit(EXIT_USAGE). */
@@ -179,6 +270,8 @@ char *xstrndup(const char *s, size_t n);
 char *__attribute__((format(printf, 1, 2))) xasprintf(const char *fmt, ...);
 /* The whole file, NUL-terminated; fail()s if it cannot be read. */
 char *slurp(const char *path);
+/* The same, or NULL with errno set; its length in *@len. */
+char *read_whole_file(const char *path, size_t *len);
 /* The next line of *@p, which it NUL-terminates in place; NULL at the end. */
 char *next_line(char **p);
 

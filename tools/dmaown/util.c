@@ -93,25 +93,41 @@ char *xasprintf(const char *fmt, ...)
  * The whole of a file, NUL-terminated. debugfs files have no size, so it
  * reads until the end instead of asking stat().
  */
-char *slurp(const char *path)
+char *read_whole_file(const char *path, size_t *len)
 {
-	size_t len = 0, cap = 65536;
-	char *buf = xmalloc(cap);
+	size_t cap = 65536, n;
+	char *buf;
 	FILE *f;
-	size_t n;
+	int err;
 
+	*len = 0;
 	f = fopen(path, "r");
 	if (!f)
-		fail("cannot read %s: %s", path, strerror(errno));
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 4096)
+		return NULL;
+	buf = xmalloc(cap);
+	while ((n = fread(buf + *len, 1, cap - *len - 1, f)) > 0) {
+		*len += n;
+		if (cap - *len < 4096)
 			buf = xrealloc(buf, cap *= 2);
 	}
-	if (ferror(f))
-		fail("cannot read %s: %s", path, strerror(errno));
+	err = ferror(f) ? errno : 0;
 	fclose(f);
-	buf[len] = 0;
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[*len] = 0;
+	return buf;
+}
+
+char *slurp(const char *path)
+{
+	size_t len;
+	char *buf = read_whole_file(path, &len);
+
+	if (!buf)
+		fail("cannot read %s: %s", path, strerror(errno));
 	return buf;
 }
 
