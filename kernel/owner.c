@@ -86,20 +86,28 @@ static void call_range(const struct call *c, const struct dma_owner_entry *e,
 }
 
 /*
- * May @e be synced for the device while the device owns it? A mapping made
- * with DMA_ATTR_SKIP_CPU_SYNC belongs to an owner that keeps the caches
- * itself (page_pool, AF_XDP, half-page reuse): it syncs a buffer for the
- * device whenever it hands it out or takes it back, whether or not the CPU
- * had it. Non-coherent memory the device only reads need not be synced for
- * the CPU before the CPU writes it again (Documentation/core-api/dma-api.rst:
- * "before reading memory written by the device"), so ALSA playback and
- * videobuf2 output buffers sync it for the device only.
+ * May @c sync @e for the device while the device owns it? Only memory the
+ * device writes, and only where the DMA API asks for a sync for the CPU
+ * before the CPU touches it, makes a sync for the device without one
+ * before a sign that the CPU wrote behind the device's back.
+ * Documentation/core-api/dma-api.rst asks for a sync for the device "after
+ * writing values that will be written to the device" and for one for the
+ * CPU only "before reading values that have been written by DMA from the
+ * device": a buffer the device only reads is refilled and synced for the
+ * device again and again (io-pgtable-arm's page tables, gve's TX pages,
+ * ALSA playback, videobuf2 output). Non-coherent memory (Part II) is synced
+ * for the device "before giving the memory to the device", whatever came
+ * before: a cancelled transfer hands it back unread (uvc on resume). And a
+ * mapping made with DMA_ATTR_SKIP_CPU_SYNC belongs to an owner that keeps
+ * the caches itself (page_pool, AF_XDP, half-page reuse): it syncs a buffer
+ * for the device whenever it hands it out or takes it back.
  */
-static bool never_redundant(const struct dma_owner_entry *e)
+static bool never_redundant(const struct call *c,
+			    const struct dma_owner_entry *e)
 {
-	return e->skip_sync ||
-	       (e->dir == DMA_TO_DEVICE && (e->api == DMA_OWNER_API_PAGES ||
-					    e->api == DMA_OWNER_API_NONCONTIGUOUS));
+	return e->skip_sync || c->dir == DMA_TO_DEVICE ||
+	       e->api == DMA_OWNER_API_PAGES ||
+	       e->api == DMA_OWNER_API_NONCONTIGUOUS;
 }
 
 /* What the call would violate if it meant @e. */
@@ -134,7 +142,7 @@ static unsigned long call_kinds(const struct call *c,
 		/* Only an exact set says the CPU owns a byte already. */
 		if (!e->inexact && dma_owner_cpu_owns_any(e, lo, hi))
 			kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	} else if (!never_redundant(e) && !dma_owner_cpu_owns_any(e, lo, hi)) {
+	} else if (!never_redundant(c, e) && !dma_owner_cpu_owns_any(e, lo, hi)) {
 		/* Even an inexact set holds every byte the CPU may own. */
 		kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 	}

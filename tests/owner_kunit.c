@@ -480,14 +480,35 @@ static void test_ignore_rule(struct kunit *test)
 
 static void test_redundant_sync_for_device(struct kunit *test)
 {
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	map(test, BASE, 2048, DMA_BIDIRECTIONAL, 0);
+	for_dev(test, BASE, 2048, DMA_BIDIRECTIONAL);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	unmap(test, BASE, 2048, DMA_BIDIRECTIONAL);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * dma-api.rst asks for a sync for the CPU only before reading what the
+ * device wrote: what the device only reads is written and synced for it
+ * again and again, whatever the mapping's direction.
+ */
+static void test_to_device_refill(struct kunit *test)
+{
 	map(test, BASE, 2048, DMA_TO_DEVICE, 0);
 	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
-	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
-	for_cpu(test, BASE, 2048, DMA_TO_DEVICE);
 	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
-	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
-	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 	unmap(test, BASE, 2048, DMA_TO_DEVICE);
+	map(test, BASE, 2048, DMA_BIDIRECTIONAL, 0);
+	for_dev(test, BASE, 2048, DMA_TO_DEVICE);
+	unmap(test, BASE, 2048, DMA_BIDIRECTIONAL);
 	EXPECT_SILENT(test);
 }
 
@@ -702,6 +723,13 @@ static void test_noncoherent_alloc(struct kunit *test)
 	for_dev(test, BASE, 4096, DMA_TO_DEVICE);
 	for_dev(test, BASE, 4096, DMA_TO_DEVICE);
 	free_nc(test, BASE, 4096, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+
+	/* Part II: synced for the device before each hand-off, read or not. */
+	alloc_nc(test, BASE, 4096, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
+	free_nc(test, BASE, 4096, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 
 	alloc_nc(test, BASE, 4096, DMA_FROM_DEVICE);
@@ -1636,11 +1664,11 @@ static void test_dma_api_hooks(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 2, GFP_KERNEL), 0);
 	sg_set_buf(&sgt.sgl[0], buf, 512);
 	sg_set_buf(&sgt.sgl[1], buf + 512, 512);
-	KUNIT_ASSERT_EQ(test, dma_map_sgtable(dev, &sgt, DMA_TO_DEVICE, 0), 0);
-	dma_sync_sgtable_for_device(dev, &sgt, DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, dma_map_sgtable(dev, &sgt, DMA_BIDIRECTIONAL, 0), 0);
+	dma_sync_sgtable_for_device(dev, &sgt, DMA_BIDIRECTIONAL);
 	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
-	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_TO_DEVICE);
-	dma_unmap_sgtable(dev, &sgt, DMA_TO_DEVICE, 0);
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_BIDIRECTIONAL);
+	dma_unmap_sgtable(dev, &sgt, DMA_BIDIRECTIONAL, 0);
 	EXPECT_SILENT(test);
 	sg_free_table(&sgt);
 }
@@ -1701,6 +1729,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_zero_length_sync),
 	KUNIT_CASE(test_peak_live),
 	KUNIT_CASE(test_redundant_sync_for_device),
+	KUNIT_CASE(test_to_device_refill),
 	KUNIT_CASE(test_ignore_rule),
 	KUNIT_CASE(test_skip_cpu_sync),
 	KUNIT_CASE(test_skip_sync_fragments),

@@ -851,14 +851,19 @@ static int missing_sync_sg(struct device *dev, void *buf)
 	return 0;
 }
 
+/*
+ * A buffer the device writes, synced for the device while the device owns
+ * it: the CPU wrote it without taking it first. (A DMA_TO_DEVICE buffer
+ * may be refilled and synced for the device again: see to_device_refill.)
+ */
 static int redundant_sync_single(struct device *dev, void *buf)
 {
 	dma_addr_t h;
 
-	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h))
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
 		return -ENOMEM;
-	dma_sync_single_for_device(dev, h, 2048, DMA_TO_DEVICE);
-	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
+	dma_sync_single_for_device(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
 	return 0;
 }
 
@@ -867,14 +872,14 @@ static int redundant_sync_page(struct device *dev, void *buf)
 	struct page *page = virt_to_page(buf);
 	dma_addr_t h;
 
-	h = dma_map_page(dev, page, 0, BUF_SIZE, DMA_TO_DEVICE);
+	h = dma_map_page(dev, page, 0, BUF_SIZE, DMA_BIDIRECTIONAL);
 	result.handle = h;
 	if (dma_mapping_error(dev, h))
 		return -ENOMEM;
-	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_TO_DEVICE);
-	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_TO_DEVICE);
-	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_TO_DEVICE);
-	dma_unmap_page(dev, h, BUF_SIZE, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
 	return 0;
 }
 
@@ -882,10 +887,30 @@ static int redundant_sync_sg(struct device *dev, void *buf)
 {
 	struct sg_table sgt;
 
-	if (map_sgt(dev, buf, &sgt, 4, DMA_TO_DEVICE))
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
 		return -ENOMEM;
-	dma_sync_sgtable_for_device(dev, &sgt, DMA_TO_DEVICE);
-	unmap_sgt(dev, &sgt, DMA_TO_DEVICE);
+	dma_sync_sgtable_for_device(dev, &sgt, DMA_FROM_DEVICE);
+	unmap_sgt(dev, &sgt, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/*
+ * Correct: a buffer the device only reads, written and synced for the
+ * device again and again, never synced for the CPU (dma-api.rst asks for
+ * that only before reading what the device wrote).
+ */
+static int to_device_refill(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+	int i;
+
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	for (i = 0; i < 3; i++) {
+		memset(buf, i, 2048);
+		dma_sync_single_for_device(dev, h, 2048, DMA_TO_DEVICE);
+	}
+	dma_unmap_single(dev, h, 2048, DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -1698,6 +1723,9 @@ static int inject(struct device *dev, struct pool_map *pool,
 			   ARRAY_SIZE(slot_types);
 	if (!m->live)
 		return -1;
+	/* A buffer the device only reads may be synced for it again. */
+	if (kind == INJ_REDUNDANT_SYNC && m->dir == DMA_TO_DEVICE)
+		return -1;
 	switch (m->type) {
 	case SLOT_SINGLE:
 		done = inject_single(dev, m, kind, rs);
@@ -1854,6 +1882,7 @@ static const struct scenario scenarios[] = {
 	{ "cycle_sg",			"none", cycle_sg },
 	{ "cycle_resource",		"none", cycle_resource },
 	{ "partial_sync",		"none", partial_sync },
+	{ "to_device_refill",		"none", to_device_refill },
 	{ "copybreak",			"none", copybreak },
 	{ "skip_cpu_sync_recycle",	"none", skip_cpu_sync_recycle },
 	{ "unmap_cpu_owned",		"none", unmap_cpu_owned },

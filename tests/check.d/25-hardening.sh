@@ -17,7 +17,7 @@
 
 serve_blob 1M
 url=http://10.0.2.2:$HTTP_PORT/blob
-correct="cycle_single cycle_page cycle_sg cycle_resource partial_sync copybreak skip_cpu_sync_recycle unmap_cpu_owned sg_fewer_ents noncoherent_cycle pages_cycle noncontiguous_cycle skip_sync_fragments half_page_reuse page_pool_rx identical_handles"
+correct="cycle_single cycle_page cycle_sg cycle_resource partial_sync to_device_refill copybreak skip_cpu_sync_recycle unmap_cpu_owned sg_fewer_ents noncoherent_cycle pages_cycle noncontiguous_cycle skip_sync_fragments half_page_reuse page_pool_rx identical_handles"
 
 # Guest helpers shared by both boots.
 mkdir "$T/files"
