@@ -264,6 +264,15 @@ DECLARE_PER_CPU(struct dma_owner_op_counts, dma_owner_op_counters);
 extern bool dma_owner_settling;
 extern const char __rcu *dma_owner_filter;
 
+/*
+ * A device's name, never NULL: a device may map before it is named
+ * (platform_device_alloc() names it only in platform_device_add()).
+ */
+static inline const char *dma_owner_dev_name(const struct device *dev)
+{
+	return dev_name(dev) ?: "(unnamed)";
+}
+
 /* Is @dev outside the debugfs filter? Called under rcu_read_lock(). */
 static inline bool dma_owner_filtered_out(struct device *dev)
 {
@@ -273,7 +282,7 @@ static inline bool dma_owner_filtered_out(struct device *dev)
 	if (likely(!f))
 		return false;
 	drv = READ_ONCE(dev->driver);
-	return strcmp(dev_name(dev), f) && (!drv || strcmp(drv->name, f));
+	return strcmp(dma_owner_dev_name(dev), f) && (!drv || strcmp(drv->name, f));
 }
 
 /* owner_device.c: what the tracker knows of each device */
@@ -283,6 +292,7 @@ enum dma_owner_why {
 	DMA_OWNER_WHY_UNTRACKED,		/* more untracked mappings than remembered */
 	DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT,	/* sg segments past one with no DMA length */
 	DMA_OWNER_WHY_DELETED,			/* device_del() was called: nothing tracked */
+	DMA_OWNER_WHY_LEAKED,			/* left mappings at an unbind */
 };
 
 void dma_owner_device_reset(struct device *dev);
@@ -429,7 +439,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev,
 					    phys_addr_t phys);
 void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
-void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
+unsigned long dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
 void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
 		      unsigned long caller);

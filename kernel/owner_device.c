@@ -47,6 +47,7 @@ static const char *const why_names[] = {
 	[DMA_OWNER_WHY_UNTRACKED]		  = "untracked-mappings",
 	[DMA_OWNER_WHY_ZERO_LENGTH_SEGMENT] = "zero-length-segment",
 	[DMA_OWNER_WHY_DELETED]		  = "deleted",
+	[DMA_OWNER_WHY_LEAKED]		  = "leaked-at-unbind",
 };
 
 struct dev_state {
@@ -126,8 +127,10 @@ static bool untracked_handle(struct dev_state *st, dma_addr_t addr,
 
 	lockdep_assert_held(&dev_states_lock);
 	for (i = 0; i < st->nr_untracked; i++) {
+		/* A zero-length mapping holds its handle, if nothing else. */
 		if (unmap ? addr != st->untracked[i].handle :
-			    addr - st->untracked[i].handle >= st->untracked[i].size)
+			    addr - st->untracked[i].handle >=
+			    max_t(u64, st->untracked[i].size, 1))
 			continue;
 		if (unmap) {
 			st->untracked[i] = st->untracked[--st->nr_untracked];
@@ -152,6 +155,15 @@ bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap)
 	unsigned long flags;
 	bool ok;
 
+#ifdef CONFIG_DMA_DECLARE_COHERENT
+	/*
+	 * Memory of a per-device coherent pool (a "shared-dma-pool" region) is
+	 * handed out before the tracker sees the allocation: a sync of it,
+	 * silent on other coherent memory, must not be taken for a bad handle.
+	 */
+	if (!unmap && dev->dma_mem)
+		return false;
+#endif
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
 	if (!st)
@@ -215,16 +227,11 @@ static void restart_state_locked(struct dev_state *st, enum dma_owner_why why)
 	st->nr_untracked = 0;
 }
 
-/**
- * dma_owner_device_reset() - the tracker now sees every mapping of @dev
- * @dev: a device that has no streaming mappings
- *
- * Called when a driver binds or unbinds; also used by the KUnit suite for
- * its fake devices.
- *
- * Context: process context, may sleep.
+/*
+ * Start @dev's state afresh, made if it has none: @why, but a device whose
+ * driver leaked stays so as long as it is there (see mark_leaked()).
  */
-void dma_owner_device_reset(struct device *dev)
+static void restart_state(struct device *dev, enum dma_owner_why why)
 {
 	struct dev_state *st, *spare;
 	unsigned long flags;
@@ -238,12 +245,49 @@ void dma_owner_device_reset(struct device *dev)
 		st->dev = dev;
 		hash_add_rcu(dev_states, &st->node, (unsigned long)dev);
 	}
-	if (st)
-		restart_state_locked(st, DMA_OWNER_WHY_COMPLETE);
+	if (st) {
+		if (why == DMA_OWNER_WHY_COMPLETE && st->why == DMA_OWNER_WHY_LEAKED)
+			why = DMA_OWNER_WHY_LEAKED;
+		restart_state_locked(st, why);
+	}
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	kfree(spare);
 }
+
+/**
+ * dma_owner_device_reset() - the tracker now sees every mapping of @dev
+ * @dev: a device that has no streaming mappings
+ *
+ * Called when a driver binds or unbinds; also used by the KUnit suite for
+ * its fake devices. A device whose driver leaked mappings stays incomplete:
+ * they may still be unmapped.
+ *
+ * Context: process context, may sleep.
+ */
+void dma_owner_device_reset(struct device *dev)
+{
+	restart_state(dev, DMA_OWNER_WHY_COMPLETE);
+}
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_reset);
+
+/*
+ * @dev's driver left mappings behind (@leaked reported as leaks, or
+ * mappings the tracker did not hold): whoever holds them may unmap them
+ * after the unbind, even after the next bind (a DRM object freed on the
+ * last close), and the tracker, which dropped them, cannot tell those
+ * unmaps from unknown handles any more.
+ */
+static void mark_leaked(struct device *dev, unsigned long leaked)
+{
+	struct dev_state *st;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&dev_states_lock, flags);
+	st = find_state(dev);
+	if (st && st->why != DMA_OWNER_WHY_DELETED && (leaked || st->nr_untracked))
+		restart_state_locked(st, DMA_OWNER_WHY_LEAKED);
+	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+}
 
 /**
  * dma_owner_count_untracked() - a mapping of @dev the tracker does not hold
@@ -390,11 +434,11 @@ unsigned int dma_owner_show_incomplete(struct seq_file *m)
 	hash_for_each(dev_states, bkt, st, node) {
 		why = state_why(st);
 		if (why != DMA_OWNER_WHY_COMPLETE)
-			seq_printf(m, "incomplete: %s %s\n", dev_name(st->dev),
+			seq_printf(m, "incomplete: %s %s\n", dma_owner_dev_name(st->dev),
 				   why_names[why]);
 		else if (st->nr_untracked)
 			seq_printf(m, "incomplete: %s untracked-handles=%u\n",
-				   dev_name(st->dev), st->nr_untracked);
+				   dma_owner_dev_name(st->dev), st->nr_untracked);
 		else
 			continue;
 		n++;
@@ -431,14 +475,17 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_bound);
  */
 void dma_owner_driver_unbound(struct device *dev)
 {
+	unsigned long leaked;
+
 	/* Its code may go, and another's be loaded where it was. */
 	dma_owner_forget_map_stacks();
 	if (!dma_owner_tracking())
 		return;
-	dma_owner_drop_entries(dev, true, true);
+	leaked = dma_owner_drop_entries(dev, true, true);
 	/* A driver bound next must not be told of this one's unmaps. */
 	if (ever_mapped(dev))
 		dma_owner_forget_unmapped(dev, true);
+	mark_leaked(dev, leaked);
 	dma_owner_device_reset(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
@@ -457,21 +504,13 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
  */
 void dma_owner_device_gone(struct device *dev)
 {
-	struct dev_state *st;
-	unsigned long flags;
-
 	if (!dma_owner_table_ready())
 		return;
-	rcu_read_lock();
-	st = find_state(dev);
-	rcu_read_unlock();
-	if (!st)		/* never mapped: nothing to drop or forget */
-		return;
-	raw_spin_lock_irqsave(&dev_states_lock, flags);
-	st = find_state(dev);
-	if (st)
-		restart_state_locked(st, DMA_OWNER_WHY_DELETED);
-	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
+	/*
+	 * A state even for a device that never mapped: a reference may map
+	 * after this, and must not be judged as if the device were whole.
+	 */
+	restart_state(dev, DMA_OWNER_WHY_DELETED);
 	dma_owner_drop_entries(dev, dma_owner_tracking(), true);
 	if (ever_mapped(dev))
 		dma_owner_forget_unmapped(dev, true);
@@ -491,20 +530,25 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
 void dma_owner_device_release(struct device *dev)
 {
 	struct dev_state *st;
-	bool any, left;
+	bool any, left, deleted = false;
 
 	if (!dma_owner_table_ready())
 		return;
 	rcu_read_lock();
 	st = find_state(dev);
 	any = st;
-	/* device_del() already dropped and forgot what a deleted one had. */
-	left = st && READ_ONCE(st->why) != DMA_OWNER_WHY_DELETED && READ_ONCE(st->mapped);
+	if (st)
+		deleted = READ_ONCE(st->why) == DMA_OWNER_WHY_DELETED;
+	/*
+	 * device_del() already dropped and forgot what a deleted one had, but
+	 * for the entry of a map that raced with it: counted, so seen here.
+	 */
+	left = st && ((!deleted && READ_ONCE(st->mapped)) || atomic_long_read(&st->live));
 	rcu_read_unlock();
 	if (!any)
 		return;
 	if (left) {
-		dma_owner_drop_entries(dev, dma_owner_tracking(), false);
+		dma_owner_drop_entries(dev, !deleted && dma_owner_tracking(), false);
 		dma_owner_forget_unmapped(dev, false);
 	}
 	free_state(dev);

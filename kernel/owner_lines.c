@@ -262,7 +262,7 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 				sharer->dir = dir_of(&other->e);
 				sharer->map_stack = other->e.map_stack;
 				sharer->map_jiffies = other->e.map_jiffies;
-				strscpy(sharer->dev, dev_name(other->e.dev) ?: "?",
+				strscpy(sharer->dev, dma_owner_dev_name(other->e.dev),
 					sizeof(sharer->dev));
 			}
 			if (t == i)

@@ -436,7 +436,7 @@ static void log_report(const struct dma_owner_report *r)
 		rec->used = true;
 		rec->time_ns = local_clock();
 		rec->jiffies = jiffies;
-		strscpy(rec->dev, dev_name(r->dev), sizeof(rec->dev));
+		strscpy(rec->dev, dma_owner_dev_name(r->dev), sizeof(rec->dev));
 		strscpy(rec->drv, driver_name(r->dev), sizeof(rec->drv));
 		rec->r = *r;
 	}
@@ -691,7 +691,7 @@ void dma_owner_emit(const struct dma_owner_report *r, unsigned int suppressed)
 	KUNIT_STATIC_STUB_REDIRECT(dma_owner_emit, r, suppressed);
 
 	pr_err("==================================================================\n");
-	print_report(NULL, r, dev_name(r->dev), driver_name(r->dev), jiffies);
+	print_report(NULL, r, dma_owner_dev_name(r->dev), driver_name(r->dev), jiffies);
 	if (suppressed)
 		pr_err("%u more reports of this kind from this call site were rate-limited\n",
 		       suppressed);

@@ -283,14 +283,17 @@ unsigned long dma_owner_map_caller(const struct dma_owner_entry *e)
  * @size: its size
  * @csum: the checksum
  *
- * Return: false if it cannot be read (no address, too large, highmem).
+ * Return: false if it cannot be read (no address, too large, highmem, or
+ * device memory: a P2PDMA page is another device's BAR, mapped uncached).
  */
 bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
 {
 	unsigned long pfn = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
 
 	if (!phys || size > MAX_CSUM_SIZE || !pfn_valid(pfn) || !pfn_valid(last) ||
-	    PageHighMem(pfn_to_page(last)))
+	    PageHighMem(pfn_to_page(last)) ||
+	    is_zone_device_page(pfn_to_page(pfn)) ||
+	    is_zone_device_page(pfn_to_page(last)))
 		return false;
 	*csum = jhash(phys_to_virt(phys), size, 0);
 	return true;
@@ -450,9 +453,11 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
  * @dev: the device
  * @report: report each as a leak
  * @may_sleep: the walk may reschedule
+ *
+ * Return: how many there were.
  */
-void dma_owner_drop_entries(struct device *dev, bool report,
-			    bool may_sleep)
+unsigned long dma_owner_drop_entries(struct device *dev, bool report,
+				     bool may_sleep)
 {
 	struct dma_owner_report r = { .kind = DMA_OWNER_LEAK, .dev = dev,
 				      .op = DMA_OWNER_OP_UNMAP,
@@ -460,7 +465,7 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 	struct dma_owner_entry *e, *found;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned long flags, i;
+	unsigned long flags, i, dropped = 0;
 	bool any;
 
 	/* Most devices that unbind or fail to probe have no mappings. */
@@ -468,7 +473,7 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 	any = dma_owner_has_entries(dev);
 	rcu_read_unlock();
 	if (!any)
-		return;
+		return 0;
 	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
 		b = &dma_owner_table[i];
 		do {
@@ -492,12 +497,15 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 				r.caller = dma_owner_map_caller(found);
 				dma_owner_report(&r);
 			}
-			if (found)
+			if (found) {
 				dma_owner_free_entry(found);
+				dropped++;
+			}
 		} while (found);
 		if (may_sleep && !(i & 1023))
 			cond_resched();
 	}
+	return dropped;
 }
 
 /**
@@ -593,7 +601,7 @@ unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 		if (n == max)
 			break;
 		dma_owner_snapshot(&buf[n].e, e);
-		strscpy(buf[n].dev, dev_name(e->dev), sizeof(buf[n].dev));
+		strscpy(buf[n].dev, dma_owner_dev_name(e->dev), sizeof(buf[n].dev));
 		drv = READ_ONCE(e->dev->driver);
 		strscpy(buf[n].drv, drv ? drv->name : "-", sizeof(buf[n].drv));
 		n++;

@@ -993,6 +993,19 @@ static void test_leak_on_unbind(struct kunit *test)
 	/* they were dropped: unbinding again finds nothing */
 	dma_owner_driver_unbound(DEV(test));
 	EXPECT_SILENT(test);
+	/*
+	 * Whoever holds them may unmap them late, after another bind even:
+	 * the tracker dropped them, and can tell no unknown handle from them.
+	 */
+	dma_owner_device_reset(DEV(test));
+	unmap(test, BASE, 256, DMA_TO_DEVICE);
+	unmap(test, BASE + 0x100000, 256, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	/* what it maps now is checked as ever */
+	map(test, BASE, 256, DMA_FROM_DEVICE, 0);
+	for_dev(test, BASE, 256, DMA_FROM_DEVICE);
+	unmap(test, BASE, 256, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
 }
 
 /* An sg list of four segments at made-up addresses; @ents of them mapped. */
@@ -1557,7 +1570,16 @@ static void test_untracked_overflow(struct kunit *test)
 		map(test, BASE + i * huge, huge, DMA_FROM_DEVICE, 0);
 	unmap(test, BASE - 4096, 4096, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
+	/*
+	 * Left mapped at the unbind, unseen: whoever holds them may unmap them
+	 * late, so the device stays incomplete (leaked-at-unbind).
+	 */
 	dma_owner_driver_unbound(DEV(test));
+	unmap(test, BASE - 4096, 4096, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	/* Gone and back, it starts whole. */
+	dma_owner_device_release(DEV(test));
+	dma_owner_device_reset(DEV(test));
 	unmap(test, BASE - 4096, 4096, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
 }
@@ -1574,6 +1596,18 @@ static void test_untracked_twin(struct kunit *test)
 	for_dev(test, BASE, 4096, DMA_FROM_DEVICE);
 	unmap(test, BASE, 4096, DMA_FROM_DEVICE);
 	unmap(test, BASE, UNTRACKED_SIZE, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/* A zero-length mapping is untracked too; its unmap may share a handle. */
+static void test_zero_length_twin(struct kunit *test)
+{
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	map(test, BASE, 0, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE, 0, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
 
@@ -1602,6 +1636,29 @@ static void test_device_gone(struct kunit *test)
 	dma_owner_device_reset(DEV(test));
 	unmap(test, BASE + 4096, 256, DMA_TO_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
+/*
+ * A device may map before it has a name (platform_device_alloc() names it
+ * only in platform_device_add()): its reports and log records say so.
+ */
+static void test_unnamed_device(struct kunit *test)
+{
+	struct seq_file m = { .size = 2 * PAGE_SIZE };
+	struct device *dev = DEV(test);
+	const char *name = dev->kobj.name;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	dev->kobj.name = NULL;
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	dev->kobj.name = name;
+	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	KUNIT_ASSERT_EQ(test, dma_owner_log_show(&m, dma_owner_log_count() - 1), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, " device=(unnamed) "));
 }
 
 /* Switching tracking off and on with mappings live reports nothing. */
@@ -1772,7 +1829,9 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_untracked_handle_forgotten),
 	KUNIT_CASE(test_untracked_overflow),
 	KUNIT_CASE(test_untracked_twin),
+	KUNIT_CASE(test_zero_length_twin),
 	KUNIT_CASE(test_device_gone),
+	KUNIT_CASE(test_unnamed_device),
 	KUNIT_CASE(test_ratelimit),
 	KUNIT_CASE(test_dma_api_hooks),
 	KUNIT_CASE(test_dma_api_noncoherent),
