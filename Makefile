@@ -9,7 +9,7 @@
 #   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
-#   make bench        the tracker's cost against none and dma-debug (~4 min; its two kernels take ~40 min to build cold)
+#   make bench        the tracker's cost against none and dma-debug (~10 min; its two kernels take ~40 min to build cold)
 #   make mutants [MUTANTS="name ..."]
 #                     does the suite catch tests/mutants/*.patch? (~75 min)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown

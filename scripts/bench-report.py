@@ -4,7 +4,7 @@
 
 usage: bench-report.py [--smoke] OUTDIR
 
-Reads OUTDIR/raw.txt ("MODE B|M|D key=value ..." lines, one boot per MODE)
+Reads OUTDIR/raw.txt ("MODE B|M|D|W key=value ..." lines, one boot per MODE)
 and each boot's console log for the tracker's hash table size; writes
 OUTDIR/results.csv, OUTDIR/results.json and OUTDIR/scaling.svg (with
 matplotlib), and prints
@@ -26,7 +26,7 @@ MODES = ['compiled-out', 'off', 'tracker', 'tracker-nostack', 'tracker-stack-per
 
 
 def parse(outdir):
-    cycles, memory, dmb = {}, {}, {}
+    cycles, memory, dmb, work = {}, {}, {}, {}
     for line in open(f'{outdir}/raw.txt'):
         f = line.split()
         if len(f) < 3:
@@ -39,10 +39,14 @@ def parse(outdir):
         elif kind == 'M':
             memory[(mode, int(kv['live']))] = (int(kv['used_kb']),
                                                int(kv['slab_kb']) if 'slab_kb' in kv else None)
+        elif kind == 'W' and int(kv['busy_ns']) > 0:
+            # operations per second of work
+            work.setdefault((mode, kv['name']), []).append(
+                int(kv['ops']) * 1e9 / int(kv['busy_ns']))
         elif kind == 'D' and kv.get('map_us'):
             dmb[mode] = {'map_us': float(kv['map_us']),
                          'unmap_us': float(kv['unmap_us'])}
-    return cycles, memory, dmb
+    return cycles, memory, dmb, work
 
 
 def hash_bytes(outdir):
@@ -115,7 +119,7 @@ def main():
         print(__doc__.strip(), file=sys.stderr)
         return 2
     outdir = args[0]
-    cycles, memory, dmb = parse(outdir)
+    cycles, memory, dmb, work = parse(outdir)
     med = {k: statistics.median(v) for k, v in cycles.items()}
     spread = {k: (max(v) - min(v)) / statistics.median(v) for k, v in cycles.items()}
 
@@ -175,6 +179,15 @@ def main():
                          'slab_bytes_per_mapping_vs_off': slab,
                          'tracker_hash_table_bytes': hb}
     results['dma_map_benchmark'] = dmb
+    # Real drivers' workloads: operations per busy second, and each mode's
+    # throughput against the tracker-off boot's.
+    wl = {}
+    for name in sorted({n for _, n in work}):
+        ops = {m: statistics.median(work[(m, name)]) for m in MODES if (m, name) in work}
+        sp = [(max(v) - min(v)) / statistics.median(v) for (m, n), v in work.items() if n == name]
+        wl[name] = {'ops_per_busy_s': ops, 'spread': max(sp) if sp else None,
+                    'vs_off': {m: ratio(v, ops.get('off')) for m, v in ops.items()}}
+    results['workloads'] = wl
 
     def scaling(m):
         return ratio(get(m, ('sync', 1, big)), get(m, ('sync', 1, 1)))
@@ -226,6 +239,11 @@ def main():
           ', '.join(f'{m} {v:.0f} (slab {fmt(slab.get(m), ".0f")})' for m, v in mem.items()
                     if m in ('tracker', 'tracker-nostack', 'dma-debug')) +
           (f'; tracker hash table {hb} bytes, fixed at boot' if hb else ''))
+    for name, w in wl.items():
+        print(f'{name}: operations per busy second (median), and against the off boot: ' +
+              ', '.join(f'{m} {v:.0f} ({fmt(w["vs_off"][m], ".2f")})'
+                        for m, v in w['ops_per_busy_s'].items()) +
+              f'; spread {fmt(w["spread"] and 100 * w["spread"], ".1f")}%')
     if dmb:
         print('dma_map_benchmark, 1 thread (us): ' + ', '.join(
             f'{m} map {v["map_us"]} unmap {v["unmap_us"]}' for m, v in dmb.items()))

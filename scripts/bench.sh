@@ -13,9 +13,13 @@
 #   tracker-stack-per-map  with dma_owner.map_stacks=2
 #   dma-debug      bench, dma_owner=off
 # and in each runs tests/guest/bench.sh: dma_owner_bench.ko cycles (with 1
-# .. 1048576 other mappings live), memory in use, and upstream's
-# dma_map_benchmark. scripts/bench-report.py turns the figures into a table
-# of ratios, out/bench/results.{csv,json} and a plot, out/bench/scaling.svg
+# .. 1048576 other mappings live), memory in use, upstream's
+# dma_map_benchmark, and two real drivers' workloads as operations per
+# second of the work they cause (tests/bench/busytime.c): nvme's 4 KiB
+# O_DIRECT reads, and small packets on e1000e (not e1000, whose copybreak
+# finding would put a report on every small packet received).
+# scripts/bench-report.py turns the figures into a table of ratios,
+# out/bench/results.{csv,json} and a plot, out/bench/scaling.svg
 # (matplotlib: one panel per cycle, the spread as error bars).
 #
 # Each boot is one vCPU under QEMU's -icount (tests/vm/run-vm.sh,
@@ -27,7 +31,8 @@
 #
 # usage: bench.sh [--smoke]    --smoke: one short boot of the tracker kernel
 #                              (the check that the benchmark still runs)
-# Environment: ITERS, REPS, LIVES (see tests/guest/bench.sh).
+# Environment: ITERS, REPS, LIVES, WORKLOAD_REPS, READS, PINGS (see
+# tests/guest/bench.sh).
 set -e
 . "$(dirname "$0")/lib.sh"
 
@@ -35,7 +40,7 @@ smoke=
 case "$1" in
 --smoke) smoke=1 ;;
 "") ;;
--h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) die "usage: bench.sh [--smoke]" ;;
 esac
 
@@ -54,6 +59,8 @@ if [ ! -x "$tools/dma_map_benchmark" ]; then
 		"$SRC/tools/testing/selftests/dma/dma_map_benchmark.c" ||
 		die "cannot build dma_map_benchmark"
 fi
+gcc -static -O2 -Wall -o "$tools/busytime" "$REPO/tests/bench/busytime.c" ||
+	die "cannot build busytime"
 
 # A kernel, its initramfs and our module for it, in $CACHE/build-CONFIG.
 build() {
@@ -65,7 +72,7 @@ build() {
 	cp "$REPO"/tests/bench/{Kbuild,dma_owner_bench.c} "$mod/"
 	make -s -C "$CACHE/build-$cfg" M="$mod" modules >"$mod/build.log" 2>&1 ||
 		{ cat "$mod/build.log" >&2; die "dma_owner_bench.ko does not build for $cfg"; }
-	cp "$mod/dma_owner_bench.ko" "$tools/dma_map_benchmark" "$mod/files/"
+	cp "$mod/dma_owner_bench.ko" "$tools/dma_map_benchmark" "$tools/busytime" "$mod/files/"
 }
 
 # boot MODE CONFIG KERNEL-ARGS: the guest's figures, tagged with MODE.
@@ -73,18 +80,19 @@ boot() {
 	local mode=$1 cfg=$2 args=$3 log=$out/$1.log
 	say "bench: $mode ($cfg kernel, $args)"
 	local v settings=
-	for v in ITERS REPS LIVES; do
+	for v in ITERS REPS LIVES WORKLOAD_REPS READS PINGS; do
 		[ -z "${!v}" ] || settings="$settings$v='${!v}' "
 	done
 	echo "${settings}sh /usr/share/dma-owner/bench.sh" >"$out/run.sh"
 	if ! ACCEL=icount DMA_OWNER_CONFIG=$cfg QEMU_ARGS="-m 3G -device edu -device edu" \
 		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --smp 1 --timeout 3600 \
+		--nvme 64M --nic e1000e \
 		--files "$CACHE/bench-mod-$cfg/files" --log "$log.console" \
 		"$out/run.sh" >"$log" 2>&1; then
 		tail -20 "$log" >&2
 		die "bench: the $mode boot failed (log: $log, $log.console)"
 	fi
-	tr -d '\r' <"$log" | grep -E '^[BMD] ' | sed "s/^/$mode /" >>"$out/raw.txt"
+	tr -d '\r' <"$log" | grep -E '^[BMDW] ' | sed "s/^/$mode /" >>"$out/raw.txt"
 }
 
 : >"$out/raw.txt"

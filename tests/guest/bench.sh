@@ -6,11 +6,21 @@
 #   B op=map|sync threads=T live=N rep=R ns=NS    ns per cycle
 #   M live=N used_kb=KB slab_kb=KB                memory in use with N live
 #   D map_us=US unmap_us=US                       dma_map_benchmark, 1 thread
-# Settings come as the environment: ITERS, REPS, LIVES, DMB_SECONDS.
+#   W name=W rep=R ops=N busy_ns=NS               a real driver's workload:
+#     nvme-read-4k  4 KiB O_DIRECT reads of the nvme disk, each its mapping
+#     ping-small    small packets out and in on the NIC (ping -A, 18 bytes)
+#   busy_ns is the work the workload caused, measured by busytime (in
+#   /vm/files) against a soaker: under -icount, instructions executed,
+#   the devices' own latency left out.
+# Settings come as the environment: ITERS, REPS, LIVES, DMB_SECONDS,
+# WORKLOAD_REPS, READS, PINGS.
 ITERS=${ITERS:-50000}
 REPS=${REPS:-5}
 LIVES=${LIVES:-"1 1000 65536 1048576"}
 DMB_SECONDS=${DMB_SECONDS:-5}
+WORKLOAD_REPS=${WORKLOAD_REPS:-3}
+READS=${READS:-65536}
+PINGS=${PINGS:-30000}
 B=/sys/kernel/debug/dma_owner_bench/run
 
 # MemTotal - MemFree, and the slab's share of it (the tracker's entries
@@ -31,6 +41,49 @@ if [ "$(echo "$edus" | wc -l)" -ge 2 ] && [ -x /vm/files/dma_map_benchmark ]; th
 	map=$(sed -n 's/.*average map latency(us):\([0-9.]*\).*/\1/p' /tmp/dmb)
 	unmap=$(sed -n 's/.*average unmap latency(us):\([0-9.]*\).*/\1/p' /tmp/dmb)
 	echo "D map_us=$map unmap_us=$unmap"
+fi
+
+# busy COMMAND...: the ns of work COMMAND caused, from busytime's figures
+# and the soaker's rate (set by calibrate).
+busy() {
+	set -- $(/vm/files/busytime "$@" 2>/tmp/workload) || return 1
+	elapsed=${1#elapsed_ns=} soaked=${2#soaked=}
+	echo $((elapsed - soaked * cal_elapsed / cal_soaked))
+}
+calibrate() {
+	set -- $(/vm/files/busytime sleep 1)
+	cal_elapsed=${1#elapsed_ns=} cal_soaked=${2#soaked=}
+}
+
+# workload NAME OPS COMMAND...: run COMMAND (OPS operations) WORKLOAD_REPS
+# times, print the work it caused each time.
+workload() {
+	name=$1 ops=$2
+	shift 2
+	r=1
+	while [ $r -le "$WORKLOAD_REPS" ]; do
+		ns=$(busy "$@") || { echo "workload $name failed:"; cat /tmp/workload; exit 4; }
+		echo "W name=$name rep=$r ops=$ops busy_ns=$ns"
+		r=$((r + 1))
+	done
+}
+
+if [ -x /vm/files/busytime ]; then
+	calibrate
+	if [ -b /dev/nvme0n1 ]; then
+		# The disk's 4 KiB blocks, read in turn, READS in all.
+		blocks=$(($(cat /sys/block/nvme0n1/size) / 8))
+		passes=$(((READS + blocks - 1) / blocks))
+		workload nvme-read-4k $((passes * blocks)) sh -c "i=0; while [ \$i -lt $passes ]; do
+			dd if=/dev/nvme0n1 of=/dev/null bs=4k count=$blocks iflag=direct || exit 1
+			i=\$((i + 1)); done"
+	fi
+	if [ -d /sys/class/net/eth0 ]; then
+		. /usr/share/dma-owner/traffic.sh
+		net_up || exit 5
+		ping -q -c 3 10.0.2.2 >/dev/null || { echo "eth0: no reply from 10.0.2.2"; exit 5; }
+		workload ping-small "$PINGS" ping -q -A -c "$PINGS" -s 18 10.0.2.2
+	fi
 fi
 
 insmod /vm/files/dma_owner_bench.ko || exit 1
