@@ -14,7 +14,8 @@
  *		 one, nothing to remove all
  *
  * Writes are parsed strictly: anything but the documented values is refused
- * with -EINVAL (-E2BIG when too long) and changes nothing.
+ * with -EINVAL (-E2BIG when too long; ignore also says -ENOSPC for a rule
+ * too many, -ENOENT for the removal of an absent one) and changes nothing.
  */
 
 #include <linux/ctype.h>

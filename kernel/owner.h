@@ -439,7 +439,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev,
 					    phys_addr_t phys);
 void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
-unsigned long dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
+void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
 void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
 		      unsigned long caller);

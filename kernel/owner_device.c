@@ -169,8 +169,9 @@ bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap)
 	if (!st)
 		ok = default_why == DMA_OWNER_WHY_COMPLETE;
 	else
-		ok = state_why(st) == DMA_OWNER_WHY_COMPLETE &&
-		     !untracked_handle(st, addr, unmap);
+		/* An unmap of an untracked handle forgets it, complete or not. */
+		ok = !untracked_handle(st, addr, unmap) &&
+		     state_why(st) == DMA_OWNER_WHY_COMPLETE;
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	return ok;
 }
@@ -271,20 +272,21 @@ void dma_owner_device_reset(struct device *dev)
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_reset);
 
 /*
- * @dev's driver left mappings behind (@leaked reported as leaks, or
- * mappings the tracker did not hold): whoever holds them may unmap them
- * after the unbind, even after the next bind (a DRM object freed on the
- * last close), and the tracker, which dropped them, cannot tell those
- * unmaps from unknown handles any more.
+ * @dev's driver is unbinding with mappings live, or untracked ones: whoever
+ * holds them may unmap them after the unbind, even after the next bind (a
+ * DRM object freed on the last close), and the tracker, which drops them,
+ * cannot tell those unmaps from unknown handles any more. Marked before
+ * they are dropped, so that an unmap racing with the drop is not judged.
  */
-static void mark_leaked(struct device *dev, unsigned long leaked)
+static void mark_leaked(struct device *dev)
 {
 	struct dev_state *st;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
-	if (st && st->why != DMA_OWNER_WHY_DELETED && (leaked || st->nr_untracked))
+	if (st && st->why != DMA_OWNER_WHY_DELETED &&
+	    (atomic_long_read(&st->live) || st->nr_untracked))
 		restart_state_locked(st, DMA_OWNER_WHY_LEAKED);
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 }
@@ -475,17 +477,15 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_bound);
  */
 void dma_owner_driver_unbound(struct device *dev)
 {
-	unsigned long leaked;
-
 	/* Its code may go, and another's be loaded where it was. */
 	dma_owner_forget_map_stacks();
 	if (!dma_owner_tracking())
 		return;
-	leaked = dma_owner_drop_entries(dev, true, true);
+	mark_leaked(dev);
+	dma_owner_drop_entries(dev, true, true);
 	/* A driver bound next must not be told of this one's unmaps. */
 	if (ever_mapped(dev))
 		dma_owner_forget_unmapped(dev, true);
-	mark_leaked(dev, leaked);
 	dma_owner_device_reset(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_driver_unbound);
@@ -530,27 +530,29 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_gone);
 void dma_owner_device_release(struct device *dev)
 {
 	struct dev_state *st;
-	bool any, left, deleted = false;
+	bool deleted, left, forget;
 
 	if (!dma_owner_table_ready())
 		return;
 	rcu_read_lock();
 	st = find_state(dev);
-	any = st;
-	if (st)
-		deleted = READ_ONCE(st->why) == DMA_OWNER_WHY_DELETED;
+	if (!st) {
+		rcu_read_unlock();
+		return;
+	}
+	deleted = READ_ONCE(st->why) == DMA_OWNER_WHY_DELETED;
 	/*
 	 * device_del() already dropped and forgot what a deleted one had, but
-	 * for the entry of a map that raced with it: counted, so seen here.
+	 * for the entry of a map that raced with it (counted, so seen here)
+	 * and the records of its unmap: none may outlive @dev.
 	 */
-	left = st && ((!deleted && READ_ONCE(st->mapped)) || atomic_long_read(&st->live));
+	left = (!deleted && READ_ONCE(st->mapped)) || atomic_long_read(&st->live);
+	forget = left || READ_ONCE(st->mapped);
 	rcu_read_unlock();
-	if (!any)
-		return;
-	if (left) {
+	if (left)
 		dma_owner_drop_entries(dev, !deleted && dma_owner_tracking(), false);
+	if (forget)
 		dma_owner_forget_unmapped(dev, false);
-	}
 	free_state(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_device_release);

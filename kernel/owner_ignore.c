@@ -145,7 +145,8 @@ static int apply_token(const char *tok, unsigned int *n)
 	if (remove) {
 		if (i < 0)
 			return -ENOENT;
-		scratch[i] = scratch[--*n];
+		/* The rest keep their order: the first that matches counts. */
+		memmove(&scratch[i], &scratch[i + 1], (--*n - i) * sizeof(*scratch));
 	} else if (i < 0) {
 		if (*n == DMA_OWNER_IGNORE_MAX)
 			return -ENOSPC;
@@ -172,7 +173,8 @@ static char *next_token(char *p, const char *end)
  * in dmesg.
  *
  * Return: 0, -EINVAL on a malformed token, -ENOSPC when the rules would be
- * more than %DMA_OWNER_IGNORE_MAX, -ENOENT when a rule to remove is absent.
+ * more than %DMA_OWNER_IGNORE_MAX, -ENOENT when a rule to remove is absent,
+ * -EOPNOTSUPP for a rule in a kernel without kallsyms.
  */
 int dma_owner_ignore_update(char *buf)
 {
@@ -184,7 +186,7 @@ int dma_owner_ignore_update(char *buf)
 	int ret = 0;
 
 	for (tok = buf; tok < end; tok++)
-		if (strchr(" \t\n,", *tok))
+		if (isspace(*tok) || *tok == ',')
 			*tok = '\0';
 	/* The syntax first, outside the lock, saying what is wrong. */
 	for (tok = next_token(buf, end); tok < end;
@@ -193,6 +195,11 @@ int dma_owner_ignore_update(char *buf)
 		if (ret)
 			return ret;
 		any = true;
+	}
+	/* Rules name functions: without kallsyms no report has a name. */
+	if (any && !IS_ENABLED(CONFIG_KALLSYMS)) {
+		pr_err("ignore: rules need CONFIG_KALLSYMS, to name the caller of a report\n");
+		return -EOPNOTSUPP;
 	}
 
 	raw_spin_lock_irqsave(&rules_lock, flags);
@@ -322,7 +329,8 @@ static int ignore_param_set(const char *val, const struct kernel_param *kp)
 		       sizeof(buf) - 1);
 		return -E2BIG;
 	}
-	return dma_owner_ignore_update(buf);
+	/* Any refusal is of the value (-ENOENT would read "Unknown parameter"). */
+	return dma_owner_ignore_update(buf) ? -EINVAL : 0;
 }
 
 static int ignore_param_get(char *buf, const struct kernel_param *kp)

@@ -453,11 +453,9 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
  * @dev: the device
  * @report: report each as a leak
  * @may_sleep: the walk may reschedule
- *
- * Return: how many there were.
  */
-unsigned long dma_owner_drop_entries(struct device *dev, bool report,
-				     bool may_sleep)
+void dma_owner_drop_entries(struct device *dev, bool report,
+			    bool may_sleep)
 {
 	struct dma_owner_report r = { .kind = DMA_OWNER_LEAK, .dev = dev,
 				      .op = DMA_OWNER_OP_UNMAP,
@@ -465,7 +463,7 @@ unsigned long dma_owner_drop_entries(struct device *dev, bool report,
 	struct dma_owner_entry *e, *found;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned long flags, i, dropped = 0;
+	unsigned long flags, i;
 	bool any;
 
 	/* Most devices that unbind or fail to probe have no mappings. */
@@ -473,7 +471,7 @@ unsigned long dma_owner_drop_entries(struct device *dev, bool report,
 	any = dma_owner_has_entries(dev);
 	rcu_read_unlock();
 	if (!any)
-		return 0;
+		return;
 	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
 		b = &dma_owner_table[i];
 		do {
@@ -497,15 +495,12 @@ unsigned long dma_owner_drop_entries(struct device *dev, bool report,
 				r.caller = dma_owner_map_caller(found);
 				dma_owner_report(&r);
 			}
-			if (found) {
+			if (found)
 				dma_owner_free_entry(found);
-				dropped++;
-			}
 		} while (found);
 		if (may_sleep && !(i & 1023))
 			cond_resched();
 	}
-	return dropped;
 }
 
 /**

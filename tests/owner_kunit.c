@@ -469,6 +469,13 @@ static void test_ignore_rule(struct kunit *test)
 	EXPECT_SILENT(test);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.ignored), ignored + 2);
 
+	/* Removing a rule keeps the others in their order; any space separates. */
+	KUNIT_EXPECT_EQ(test, ignore(test, "leak:a\r\nleak:b\vleak:c"), 0);
+	KUNIT_EXPECT_EQ(test, ignore(test, "-leak:a"), 0);
+	snprintf(want, sizeof(want), "*:%.*s 0\n*:%s 1\nleak:b 0\nleak:c 0\n",
+		 (int)strlen(__func__) - 1, __func__, __func__);
+	KUNIT_EXPECT_STREQ(test, ignore_rules(test), want);
+
 	/* A write with no rule in it removes every rule. */
 	KUNIT_EXPECT_EQ(test, ignore(test, ",\n"), 0);
 	KUNIT_EXPECT_STREQ(test, ignore_rules(test), "");

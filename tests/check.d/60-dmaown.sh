@@ -151,6 +151,9 @@ run live_ign dmaown ignore
 run live_filter dmaown filter
 run save dmaown save /tmp/bundle
 run save_again dmaown save /tmp/bundle
+mkdir -m 777 /tmp/shared
+run save_shared dmaown save /tmp/shared
+run save_shared_left ls -A /tmp/shared
 echo "--- manifest"; cat /tmp/bundle/manifest; echo "rc=$?"
 echo "--- bundle"; tar -c -f - -C /tmp/bundle . | base64; echo "rc=$?"
 echo 0 >$H
@@ -521,6 +524,9 @@ err e_tlnotrace "/etc/passwd is not a trace-cmd trace"
 err e_tlhandle "--handle xyz: not a number"
 err e_reccmd "cannot run /nonexistent-command"
 err save_again "save: /tmp/bundle exists and is not empty"
+err save_shared "save: /tmp/shared may be written by others \(owner uid 0, mode 777\)"
+check "dmaown save: nothing written into a directory others may write" "$(sec save_shared_left)" \
+	[ -z "$(sec save_shared_left)" ]
 err e_save_nodir "save: where to\?"
 err e_clear_args "clear takes no arguments"
 err ign_remove_absent "the kernel refused it, and changed nothing: No such file or directory \(ENOENT\): no such rule: missing-sync-for-device:missing_sync_single"

@@ -65,8 +65,7 @@ i=0
 while [ $i -le 32 ]; do many="$many leak:f$i"; i=$((i + 1)); done
 for s in 'a' ':' 'leak:' ':foo' 'leak:1a' 'leak:a-b' 'nokind:a' 'LEAK:a' 'leak::a' \
 	'leak:a:b' 'leak :a' '**:a' '*:' 'leak:a nokind:b' 'leak:a,leak:' '-leak:a' \
-	'leak:a -leak:b' 'leak:a\0' 'leak:a\001' '\377' "leak:$long" "$many" '--leak:a' \
-	'leak:a\r'; do
+	'leak:a -leak:b' 'leak:a\0' 'leak:a\001' '\377' "leak:$long" "$many" '--leak:a'; do
 	try $D/ignore "$s"
 done
 batch ignore

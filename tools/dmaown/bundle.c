@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dmaown.h"
 
@@ -107,14 +109,18 @@ static bool needed(const char *name)
 	return false;
 }
 
-/* Fails unless @dir does not exist or is an empty directory. */
+/*
+ * Fails unless @dir does not exist, or is an empty directory that only we
+ * may write: save runs as root, and must not write through a directory (or
+ * a symbolic link) that another user can change under it.
+ */
 static void check_new_dir(const char *dir)
 {
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 
-	if (stat(dir, &st)) {
+	if (lstat(dir, &st)) {
 		if (errno == ENOENT)
 			return;
 		fail("save: cannot use %s: %s", dir, strerror(errno));
@@ -122,6 +128,9 @@ static void check_new_dir(const char *dir)
 	if (!S_ISDIR(st.st_mode))
 		fail("save: %s exists and is not a directory: name a new directory for the bundle",
 		     dir);
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		fail("save: %s may be written by others (owner uid %u, mode %03o): name a new directory, or one only you can write",
+		     dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777));
 	d = opendir(dir);
 	if (!d)
 		fail("save: cannot read the directory %s: %s", dir, strerror(errno));
@@ -132,15 +141,18 @@ static void check_new_dir(const char *dir)
 	closedir(d);
 }
 
+/* A directory of the bundle: new, as the bundle is. */
 static void make_dir(const char *path, mode_t mode)
 {
-	if (mkdir(path, mode) && errno != EEXIST)
+	if (mkdir(path, mode))
 		fail("save: cannot create %s: %s", path, strerror(errno));
 }
 
+/* A file of the bundle: new, never through a link. */
 static void write_file(const char *path, const char *data, size_t len)
 {
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (!f)
 		fail("save: cannot create %s: %s", path, strerror(errno));
@@ -174,7 +186,7 @@ static int copy_kernel_dir(const char *from, const char *to, bool tracker,
 		return -1;
 	if (n < 0)
 		fail("save: cannot read the directory %s: %s", from, strerror(-n));
-	make_dir(to, 0755);
+	make_dir(to, 0700);
 	for (int i = 0; i < n; i++) {
 		const struct kernel_file *f = &fs[i];
 		char *why;
@@ -218,7 +230,9 @@ void save_bundle(const char *dir)
 	int nfiles, nparams;
 
 	check_new_dir(dir);
-	make_dir(dir, 0700);	/* as debugfs, readable by its owner only */
+	/* As debugfs, readable by its owner only. */
+	if (mkdir(dir, 0700) && (errno != EEXIST || chmod(dir, 0700)))
+		fail("save: cannot create %s: %s", dir, strerror(errno));
 
 	snprintf(path, sizeof(path), "%s/" TRACKER_DIR_NAME, dir);
 	nfiles = copy_kernel_dir(tracker_dir, path, true, &files, &not_saved);
