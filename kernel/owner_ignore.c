@@ -26,7 +26,6 @@
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -76,7 +75,7 @@ static const char *kind_name(int kind)
 	return kind == ANY_KIND ? "*" : dma_owner_kind_names[kind];
 }
 
-/* A C identifier, as the compiler names functions (and their clones). */
+/* A C identifier: a clone (foo.isra.0) is named by its function's name. */
 static bool valid_function(const char *s)
 {
 	size_t i, len = strlen(s);

@@ -60,7 +60,7 @@ check "quick start: vm-run says 125, a report's WARN, as documented" "$(tail -3 
 	grep -qx 'vm-run: exit status 125' "$qs/err"
 check "quick start: dmaown shows the missing sync in mydma_rx_poll, on mydma's device" \
 	"$(grep -m3 'mydma\|missing' "$qs/out")" \
-	sh -c "grep -q 'missing-sync-for-device' '$qs/out' && grep -q 'mydma_rx_poll' '$qs/out' && grep -qw 'mydma' '$qs/out'"
+	sh -c "grep -q 'missing-sync-for-device in mydma_rx_poll+' '$qs/out' && grep -q 'driver mydma, device ' '$qs/out'"
 
 # Through make the status is a line and a file, not make's own exit code.
 make -s -C "$REPO" vm-run SCRIPT="$T/exit3.sh" VM_STATUS="$T/status" VM_OPTS="--timeout 120" \

@@ -22,15 +22,16 @@ static const char save_help[] =
 "read commands (status, violations, mappings, filter, ignore), which print\n"
 "what they printed on the machine when it was saved. The commands that\n"
 "change the tracker (clear, filter NAME, ignore add) refuse a bundle.\n"
-"BUNDLE must not exist, or be empty; it is made readable by its owner\n"
-"only, as debugfs is.\n"
+"BUNDLE must not exist, or be an empty directory only you can write (save\n"
+"runs as root: it writes through no link and no directory another user\n"
+"can change); it is made readable by its owner only, as debugfs is.\n"
 "\n"
 "examples:\n"
 "  dmaown save /tmp/nic-bug && tar czf nic-bug.tar.gz -C /tmp nic-bug\n"
 "  dmaown --debugfs nic-bug violations     (elsewhere, after tar xzf)\n"
 "\n"
 "exit status: 0 saved, 2 usage or environment error (BUNDLE exists and is\n"
-"not empty, a file that cannot be read or written).\n";
+"not empty or not yours alone, a file that cannot be read or written).\n";
 
 int cmd_save(int argc, char **argv)
 {
