@@ -235,6 +235,81 @@ static bool scan_place(const struct call *c, struct candidates *k,
 	return !!best_here;
 }
 
+/* Does a mapping at @level starting in @chunk, hashed to @b, fit the call? */
+static bool fits_at(const struct call *c, struct hlist_bl_head *b,
+		    unsigned int level, u64 chunk)
+{
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	unsigned long flags;
+	bool any = false;
+
+	dma_owner_lock_bucket(b, &flags);
+	hlist_bl_for_each_entry(e, pos, b, node) {
+		if (e->level == level && dma_owner_entry_chunk(e) == chunk &&
+		    fits(c, e)) {
+			any = true;
+			break;
+		}
+	}
+	dma_owner_unlock_bucket(b, flags);
+	return any;
+}
+
+/*
+ * The call of almost every correct driver: its device maps at one level
+ * and one live mapping fits the call. Found without the candidates'
+ * bookkeeping; find_candidates() would find the same. A sync may also mean
+ * a mapping that starts in the chunk before its own: when that chunk's
+ * bucket is another one, it is looked at first and let go, as the walk
+ * does with each place.
+ *
+ * Return: that mapping, its bucket locked in @*b; NULL if there is not
+ * exactly one such, and then find_candidates() walks as usual.
+ */
+static struct dma_owner_entry *find_only(const struct call *c,
+					 struct hlist_bl_head **b,
+					 unsigned long *flags)
+{
+	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
+	struct dma_owner_entry *e, *found = NULL;
+	struct hlist_bl_head *before = NULL;
+	struct hlist_bl_node *pos;
+	unsigned int level;
+	u64 chunk, first;
+
+	if (!levels || (levels & (levels - 1)))
+		return NULL;
+	level = __ffs(levels);
+	chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
+	first = chunk;
+	*b = dma_owner_bucket(c->dev, level, chunk);
+	if (c->op != DMA_OWNER_OP_UNMAP && chunk) {
+		before = dma_owner_bucket(c->dev, level, chunk - 1);
+		if (before == *b)
+			first = chunk - 1;
+		else if (!hlist_bl_empty(before) &&
+			 fits_at(c, before, level, chunk - 1))
+			return NULL;
+	}
+	if (hlist_bl_empty(*b))
+		return NULL;
+	dma_owner_lock_bucket(*b, flags);
+	hlist_bl_for_each_entry(e, pos, *b, node) {
+		if (e->level != level || dma_owner_entry_chunk(e) < first ||
+		    dma_owner_entry_chunk(e) > chunk || !fits(c, e))
+			continue;
+		if (found) {
+			found = NULL;
+			break;
+		}
+		found = e;
+	}
+	if (!found)
+		dma_owner_unlock_bucket(*b, *flags);
+	return found;
+}
+
 /*
  * Every live mapping the call may mean, and the one it suits best. Most
  * calls find one bucket in use among their places: that bucket is left
@@ -251,6 +326,18 @@ static void find_candidates(const struct call *c, struct candidates *k,
 	unsigned int used = 0;
 
 	memset(k, 0, sizeof(*k));
+	k->e = find_only(c, &k->b, flags);
+	if (k->e) {
+		/* As the walk below would leave it with one candidate. */
+		k->n = 1;
+		k->kinds = call_kinds(c, k->e);
+		k->common = k->kinds;
+		k->score = call_score(c, k->e, k->kinds);
+		k->need_spare = need_spare(c, k->e);
+		k->skip_sync = k->e->skip_sync;
+		k->held = true;
+		return;
+	}
 	k->common = ~0UL;
 	k->score = UINT_MAX;
 	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
@@ -479,8 +566,9 @@ static unsigned long check_csum(struct dma_owner_entry *e)
 }
 
 /* Move the bytes the sync names to their new owner. */
-static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
-				struct dma_owner_ranges_mem *mem)
+static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
+						const struct call *c,
+						struct dma_owner_ranges_mem *mem)
 {
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	unsigned long kinds = 0;
@@ -491,7 +579,8 @@ static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
 		if (e->syncs_for_cpu < U16_MAX)
 			e->syncs_for_cpu++;
 		/* Before the CPU gets any byte: was it the device's all along? */
-		kinds |= check_csum(e);
+		if (unlikely(e->has_csum))
+			kinds |= check_csum(e);
 	} else {
 		if (e->syncs_for_device < U16_MAX)
 			e->syncs_for_device++;
@@ -506,7 +595,61 @@ static unsigned long apply_sync(struct dma_owner_entry *e, const struct call *c,
 	return kinds;
 }
 
-static void do_sync(const struct call *c, struct verdict *v)
+/* The sync's trace event: who owned the bytes before it and after. */
+static void trace_sync(const struct call *c, int before, int after)
+{
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
+		trace_dma_owner_sync_for_device(c->dev, c->addr, c->size, c->dir,
+						before, after, c->caller);
+	else
+		trace_dma_owner_sync_for_cpu(c->dev, c->addr, c->size, c->dir,
+					     before, after, c->caller);
+}
+
+/*
+ * A sync that one mapping alone fits (find_only()) and that breaks no
+ * rule: moved without the walk's bookkeeping. The content check, and a
+ * sync that would cut the CPU's bytes in two (it allocates), take the walk.
+ *
+ * Return: false if the sync is not such a one; then nothing has changed.
+ */
+static bool sync_only(const struct call *c)
+{
+	struct dma_owner_ranges_mem mem = {};
+	struct dma_owner_entry *e;
+	struct hlist_bl_head *b;
+	int before = 0, after = 0;
+	unsigned long flags;
+	bool tracing;
+
+	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
+		return false;
+	e = find_only(c, &b, &flags);
+	if (!e)
+		return false;
+	if (e->has_csum || call_kinds(c, e) || need_spare(c, e)) {
+		dma_owner_unlock_bucket(b, flags);
+		return false;
+	}
+	/* The owners are worked out only for the events. */
+	tracing = trace_dma_owner_sync_for_cpu_enabled() ||
+		  trace_dma_owner_sync_for_device_enabled();
+	if (tracing)
+		before = dma_owner_state(e);
+	dma_owner_record(e, c->op, c->caller);
+	apply_sync(e, c, &mem);
+	if (tracing)
+		after = dma_owner_state(e);
+	dma_owner_unlock_bucket(b, flags);
+	if (unlikely(mem.garbage))
+		kfree(mem.garbage);
+	if (tracing)
+		trace_sync(c, before, after);
+	return true;
+}
+
+/* Every other sync: each mapping it may mean weighed (find_candidates()). */
+static noinline void sync_walk(const struct call *c, struct verdict *v)
 {
 	int before = DMA_OWNER_STATE_NONE, after = DMA_OWNER_STATE_NONE;
 	struct dma_owner_ranges_mem mem = {};
@@ -516,7 +659,6 @@ static void do_sync(const struct call *c, struct verdict *v)
 	bool done = false, untracked;
 	unsigned int try;
 
-	this_cpu_inc(dma_owner_op_counters.n[c->op]);
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = c->size && dma_owner_may_mean_untracked(c->dev, c->addr);
 	/* A zero-length sync moves nothing: nothing to check. */
@@ -556,12 +698,7 @@ static void do_sync(const struct call *c, struct verdict *v)
 		kfree(mem.spare);
 		kfree(mem.garbage);
 	}
-	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
-		trace_dma_owner_sync_for_device(c->dev, c->addr, c->size, c->dir,
-						before, after, c->caller);
-	else
-		trace_dma_owner_sync_for_cpu(c->dev, c->addr, c->size, c->dir,
-					     before, after, c->caller);
+	trace_sync(c, before, after);
 	if (!c->size)
 		return;
 	if (!k.n) {
@@ -574,14 +711,61 @@ static void do_sync(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
-static void do_unmap(const struct call *c, struct verdict *v)
+static void do_sync(const struct call *c, struct verdict *v)
+{
+	this_cpu_inc(dma_owner_op_counters.n[c->op]);
+	/* A zero-length sync moves nothing: the walk only traces it. */
+	if (likely(c->size) && sync_only(c))
+		return;
+	sync_walk(c, v);
+}
+
+/* An entry out of the table: its unmap is recorded, traced and counted. */
+static void end_mapping(const struct call *c, struct dma_owner_entry *e)
+{
+	int state = dma_owner_state(e);
+
+	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
+	/* The events follow ownership, which coherent memory does not have. */
+	if (e->api != DMA_OWNER_API_COHERENT) {
+		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
+				      DMA_OWNER_STATE_NONE, c->caller);
+		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
+	}
+	dma_owner_remember_unmapped(e, c->caller);
+}
+
+/* An unmap that one mapping alone fits, breaking no rule (see sync_only()). */
+static bool unmap_only(const struct call *c)
+{
+	struct dma_owner_entry *e;
+	struct hlist_bl_head *b;
+	unsigned long flags;
+
+	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
+		return false;
+	e = find_only(c, &b, &flags);
+	if (!e)
+		return false;
+	if (e->has_csum || call_kinds(c, e)) {
+		dma_owner_unlock_bucket(b, flags);
+		return false;
+	}
+	hlist_bl_del(&e->node);
+	dma_owner_unlock_bucket(b, flags);
+	end_mapping(c, e);
+	dma_owner_free_entry(e);
+	return true;
+}
+
+/* Every other unmap: each mapping it may mean weighed, as a sync's are. */
+static noinline void unmap_walk(const struct call *c, struct verdict *v)
 {
 	struct dma_owner_entry *e = NULL, snap;
 	struct candidates k = {};
 	unsigned long flags, kinds;
 	unsigned int try;
 	bool untracked;
-	int state;
 
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = dma_owner_may_mean_untracked(c->dev, c->addr);
@@ -609,15 +793,7 @@ static void do_unmap(const struct call *c, struct verdict *v)
 		return;
 	}
 	/* Out of the table, the entry is ours alone. */
-	state = dma_owner_state(e);
-	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
-	/* The events follow ownership, which coherent memory does not have. */
-	if (e->api != DMA_OWNER_API_COHERENT)
-		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
-				      DMA_OWNER_STATE_NONE, c->caller);
-	if (e->api != DMA_OWNER_API_COHERENT)
-		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
-	dma_owner_remember_unmapped(e, c->caller);
+	end_mapping(c, e);
 	if (unlikely(untracked)) {
 		k.common = 0;
 		k.tie_differs = true;
@@ -630,6 +806,12 @@ static void do_unmap(const struct call *c, struct verdict *v)
 		blur(c, k.skip_sync);
 	if (kinds)
 		report_kinds(v, c, kinds, &snap);
+}
+
+static void do_unmap(const struct call *c, struct verdict *v)
+{
+	if (!unmap_only(c))
+		unmap_walk(c, v);
 }
 
 /* ---------------------------------------------------------------------- */

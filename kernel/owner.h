@@ -299,7 +299,28 @@ void dma_owner_device_reset(struct device *dev);
 void dma_owner_forget_device(struct device *dev);
 unsigned int dma_owner_show_incomplete(struct seq_file *m);
 bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap);
-bool dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr);
+bool __dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr);
+extern atomic_t dma_owner_untracked_handles;
+
+/**
+ * dma_owner_may_mean_untracked() - may a call mean an untracked mapping?
+ * @dev: the device of the call
+ * @addr: the address it named
+ *
+ * A call that fits a live mapping may mean an untracked one instead (the
+ * same memory mapped twice without an IOMMU). Almost never asked: only
+ * while some device has untracked handles, so the common answer is inline.
+ *
+ * Return: true if it may.
+ */
+static inline bool dma_owner_may_mean_untracked(struct device *dev,
+						dma_addr_t addr)
+{
+	if (likely(!atomic_read(&dma_owner_untracked_handles)))
+		return false;
+	return __dma_owner_may_mean_untracked(dev, addr);
+}
+
 void dma_owner_lose_all_completeness(void);
 void dma_owner_count_untracked(struct device *dev, dma_addr_t addr,
 			       size_t size, enum dma_owner_why why);

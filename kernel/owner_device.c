@@ -69,7 +69,7 @@ static DEFINE_HASHTABLE(dev_states, 10);
 static DEFINE_RAW_SPINLOCK(dev_states_lock);
 static u32 epoch;
 static u8 default_why = DMA_OWNER_WHY_TRACKING_STARTED;	/* devices without a state */
-static atomic_t nr_untracked_handles;		/* over all devices */
+atomic_t dma_owner_untracked_handles;	/* over all devices */
 
 static struct dev_state *find_state(struct device *dev)
 {
@@ -134,7 +134,7 @@ static bool untracked_handle(struct dev_state *st, dma_addr_t addr,
 			continue;
 		if (unmap) {
 			st->untracked[i] = st->untracked[--st->nr_untracked];
-			atomic_dec(&nr_untracked_handles);
+			atomic_dec(&dma_owner_untracked_handles);
 		}
 		return true;
 	}
@@ -176,25 +176,16 @@ bool dma_owner_may_report_miss(struct device *dev, dma_addr_t addr, bool unmap)
 	return ok;
 }
 
-/**
- * dma_owner_may_mean_untracked() - may a call mean an untracked mapping?
- * @dev: the device of the call
- * @addr: the address it named
- *
- * A call that fits a live mapping may mean an untracked one instead (the
- * same memory mapped twice without an IOMMU). Almost never asked: only
- * while some device has untracked handles.
- *
- * Return: true if it may.
+/*
+ * The rest of dma_owner_may_mean_untracked(), asked only while some device
+ * has untracked handles.
  */
-bool dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr)
+bool __dma_owner_may_mean_untracked(struct device *dev, dma_addr_t addr)
 {
 	struct dev_state *st;
 	unsigned long flags;
 	bool maybe = false;
 
-	if (likely(!atomic_read(&nr_untracked_handles)))
-		return false;
 	raw_spin_lock_irqsave(&dev_states_lock, flags);
 	st = find_state(dev);
 	if (st)
@@ -224,7 +215,7 @@ static void restart_state_locked(struct dev_state *st, enum dma_owner_why why)
 	lockdep_assert_held(&dev_states_lock);
 	st->epoch = epoch;
 	st->why = why;
-	atomic_sub(st->nr_untracked, &nr_untracked_handles);
+	atomic_sub(st->nr_untracked, &dma_owner_untracked_handles);
 	st->nr_untracked = 0;
 }
 
@@ -319,7 +310,7 @@ void dma_owner_count_untracked(struct device *dev, dma_addr_t addr, size_t size,
 		st->untracked[st->nr_untracked].handle = addr;
 		st->untracked[st->nr_untracked].size = size;
 		st->nr_untracked++;
-		atomic_inc(&nr_untracked_handles);
+		atomic_inc(&dma_owner_untracked_handles);
 	} else if (state_why(st) == DMA_OWNER_WHY_COMPLETE) {
 		st->epoch = epoch;
 		st->why = why;
@@ -396,7 +387,7 @@ static void free_state(struct device *dev)
 	st = find_state(dev);
 	if (st) {
 		hash_del_rcu(&st->node);
-		atomic_sub(st->nr_untracked, &nr_untracked_handles);
+		atomic_sub(st->nr_untracked, &dma_owner_untracked_handles);
 	}
 	raw_spin_unlock_irqrestore(&dev_states_lock, flags);
 	if (st)

@@ -835,6 +835,22 @@ static void test_identical_handles_sizes(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/*
+ * A mapping that starts in the chunk before holds a sync's address too: the
+ * sync may have meant its middle, so it may be the CPU's now.
+ */
+static void test_twin_from_chunk_before(struct kunit *test)
+{
+	map(test, BASE - 256, 1024, DMA_FROM_DEVICE, 0);	/* A */
+	map(test, BASE, 256, DMA_FROM_DEVICE, 0);		/* B */
+	for_cpu(test, BASE, 256, DMA_FROM_DEVICE);		/* A's middle, or B? */
+	for_dev(test, BASE - 256, 1024, DMA_FROM_DEVICE);	/* fine if A's */
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 256, DMA_FROM_DEVICE);
+	unmap(test, BASE - 256, 1024, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 /* Which of two differently owned twins an unmap ended cannot be told. */
 static void test_identical_handles_ambiguous(struct kunit *test)
 {
@@ -1808,6 +1824,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_identical_handles_mixed),
 	KUNIT_CASE(test_identical_handles_sizes),
 	KUNIT_CASE(test_identical_handles_ambiguous),
+	KUNIT_CASE(test_twin_from_chunk_before),
 	KUNIT_CASE(test_unknown_handle),
 	KUNIT_CASE(test_use_after_unmap),
 	KUNIT_CASE(test_use_after_unmap_late),
