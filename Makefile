@@ -10,6 +10,7 @@
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
 #   make bench        the tracker's cost against none and dma-debug (~10 min; its two kernels take ~40 min to build cold)
+#   make profile      where the tracker's and dma-debug's instructions go, per function and cycle
 #   make mutants [MUTANTS="name ..."]
 #                     does the suite catch tests/mutants/*.patch? (~75 min)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
@@ -21,12 +22,12 @@ SHELL := /bin/bash
 export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
 export QEMU_ARGS KERNEL_ARGS ACCEL
 
-.PHONY: all setup kernel run shell check vm-run kdir patches lint bench mutants dmaown clean help
+.PHONY: all setup kernel run shell check vm-run kdir patches lint bench profile mutants dmaown clean help
 
 all: help
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@scripts/setup.sh
@@ -63,6 +64,9 @@ lint: kernel
 
 bench: setup
 	@scripts/bench.sh
+
+profile: setup
+	@scripts/bench.sh --profile
 
 mutants: kernel
 	@scripts/mutants.sh $(MUTANTS)

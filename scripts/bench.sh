@@ -29,19 +29,27 @@
 # instruction alike (a cache miss or an atomic costs no more than an add):
 # the ratios are those of work done, not of a real CPU's time.
 #
-# usage: bench.sh [--smoke]    --smoke: one short boot of the tracker kernel
-#                              (the check that the benchmark still runs)
+# usage: bench.sh [--smoke | --profile]
+#   --smoke    one short boot of the tracker kernel (the check that the
+#              benchmark still runs)
+#   --profile  where the instructions go ("make profile"): boots off,
+#              tracker and dma-debug under tests/bench/insn_profile.c, a
+#              QEMU plugin that counts each kernel instruction executed,
+#              and prints what each function adds per map+unmap and per
+#              sync cycle (scripts/bench-profile.py; counts in
+#              out/bench/profile-*.pcs). About 3 minutes once built.
 # Environment: ITERS, REPS, LIVES, WORKLOAD_REPS, READS, PINGS (see
 # tests/guest/bench.sh).
 set -e
 . "$(dirname "$0")/lib.sh"
 
-smoke=
+smoke= profile=
 case "$1" in
 --smoke) smoke=1 ;;
+--profile) profile=1 ;;
 "") ;;
--h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "usage: bench.sh [--smoke]" ;;
+-h|--help) sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "usage: bench.sh [--smoke | --profile]" ;;
 esac
 
 out=$REPO/out/bench
@@ -94,6 +102,43 @@ boot() {
 	fi
 	tr -d '\r' <"$log" | grep -E '^[BMDW] ' | sed "s/^/$mode /" >>"$out/raw.txt"
 }
+
+# profile_boot MODE ARGS OP N: run N cycles of OP under the plugin.
+profile_boot() {
+	local mode=$1 args=$2 op=$3 n=$4 pcs=$out/profile-$1-$3-$5.pcs
+	printf '%s\n' "insmod /vm/files/dma_owner_bench.ko || exit 1" \
+		"echo 'live 1' >/sys/kernel/debug/dma_owner_bench/run || exit 2" \
+		"echo '$op $n 1' >/sys/kernel/debug/dma_owner_bench/run || exit 2" \
+		>"$out/profile-run.sh"
+	# The same boot each time: no KASLR, so System.map names every address.
+	ACCEL=icount DMA_OWNER_CONFIG=bench \
+		QEMU_ARGS="-m 1G -device edu -plugin $tools/insn_profile.so,out=$pcs" \
+		KERNEL_ARGS="nokaslr $args" "$REPO/tests/vm/run-vm.sh" --smp 1 \
+		--timeout 1800 --files "$CACHE/bench-mod-bench/files" \
+		"$out/profile-run.sh" >"$out/profile.log" 2>&1 ||
+		{ tail -20 "$out/profile.log" >&2; die "profile: the $mode boot failed"; }
+	[ -s "$pcs" ] || die "profile: the plugin wrote no counts ($pcs)"
+}
+
+if [ -n "$profile" ]; then
+	gcc -O2 -Wall -shared -fPIC -o "$tools/insn_profile.so" \
+		"$REPO/tests/bench/insn_profile.c" || die "cannot build the profiling plugin"
+	build bench
+	iters=${ITERS:-20000}
+	for op in map sync; do
+		for m in "off:dma_owner=off dma_debug=off" "tracker:dma_debug=off" \
+			 "dma-debug:dma_owner=off"; do
+			say "profile: ${m%%:*}, $op"
+			profile_boot "${m%%:*}" "${m#*:}" $op $iters 1
+			profile_boot "${m%%:*}" "${m#*:}" $op $((2 * iters)) 2
+		done
+		echo "== $op cycle =="
+		/usr/bin/python3 "$REPO/scripts/bench-profile.py" \
+			"$CACHE/build-bench/System.map" $iters "$out" $op
+	done | tee "$out/profile.txt"
+	say "profile: done in $(( $(date +%s) - start ))s; out/bench/profile.txt"
+	exit
+fi
 
 : >"$out/raw.txt"
 if [ -n "$smoke" ]; then
