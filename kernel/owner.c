@@ -260,9 +260,9 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
  * The call of almost every correct driver: its device maps at one level
  * and one live mapping fits the call. Found without the candidates'
  * bookkeeping; find_candidates() would find the same. A sync may also mean
- * a mapping that starts in the chunk before its own: when that chunk's
- * bucket is another one, it is looked at first and let go, as the walk
- * does with each place.
+ * a mapping that starts in the chunk before its own, if the device has had
+ * one that runs on into the next: when that chunk's bucket is another one,
+ * it is looked at first and let go, as the walk does with each place.
  *
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
  * exactly one such, and then find_candidates() walks as usual.
@@ -284,7 +284,8 @@ static struct dma_owner_entry *find_only(const struct call *c,
 	chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
 	first = chunk;
 	*b = dma_owner_bucket(c->dev, level, chunk);
-	if (c->op != DMA_OWNER_OP_UNMAP && chunk) {
+	if (c->op != DMA_OWNER_OP_UNMAP && chunk &&
+	    test_bit(level, dma_owner_spans_of(c->dev))) {
 		before = dma_owner_bucket(c->dev, level, chunk - 1);
 		if (before == *b)
 			first = chunk - 1;

@@ -362,6 +362,20 @@ static inline unsigned long *dma_owner_levels_of(const struct device *dev)
 	return &dma_owner_level_sets[hash_ptr(dev, DMA_OWNER_LEVEL_SETS_BITS)];
 }
 
+/*
+ * The levels at which devices have had an entry that runs on into the
+ * next chunk, by the same hash: only then may a sync mean a mapping that
+ * starts in the chunk before its own. Most devices map buffers that stay
+ * inside a page (page_pool, blk-mq's pages, a page-aligned buffer), and
+ * their syncs look at one chunk. Bits are never cleared.
+ */
+extern unsigned long dma_owner_span_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
+
+static inline unsigned long *dma_owner_spans_of(const struct device *dev)
+{
+	return &dma_owner_span_sets[hash_ptr(dev, DMA_OWNER_LEVEL_SETS_BITS)];
+}
+
 extern bool dma_owner_check_contents;
 
 /* Where a mapping of @dev at @level starting in @chunk is hashed. */
@@ -462,8 +476,34 @@ void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
 void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
-void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
-		      unsigned long caller);
+s32 dma_owner_encode_caller(unsigned long ip);
+
+/**
+ * dma_owner_record() - add a transition to a mapping's history
+ * @e: the mapping, its bucket locked or out of the table
+ * @op: the transition
+ * @caller: who made it
+ *
+ * Inline: every map, sync and unmap records one.
+ */
+static inline void dma_owner_record(struct dma_owner_entry *e,
+				    enum dma_owner_op op, unsigned long caller)
+{
+	unsigned int slot;
+
+	if (e->hist_len < DMA_OWNER_HISTORY) {
+		slot = e->hist_len++;
+	} else {
+		/* Full: shift the ring, oldest out. */
+		memmove(&e->hist[0], &e->hist[1], sizeof(e->hist[0]) * (DMA_OWNER_HISTORY - 1));
+		e->hist_ops >>= DMA_OWNER_HIST_OP_BITS;
+		slot = DMA_OWNER_HISTORY - 1;
+	}
+	e->hist[slot] = dma_owner_encode_caller(caller);
+	e->hist_ops &= ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot));
+	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
+}
+
 /* dma_owner.map_stacks= */
 enum {
 	DMA_OWNER_MAP_STACKS_OFF,
@@ -478,7 +518,6 @@ bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum);
 void dma_owner_snapshot(struct dma_owner_entry *dst,
 			const struct dma_owner_entry *e);
 unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
-s32 dma_owner_encode_caller(unsigned long ip);
 unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
 				    unsigned int i);
 unsigned long dma_owner_nr_buckets(void);

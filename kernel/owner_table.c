@@ -49,6 +49,7 @@ static struct kmem_cache *wide_entry_cache;
 struct hlist_bl_head *dma_owner_table __ro_after_init;
 unsigned int dma_owner_table_shift __ro_after_init;
 unsigned long dma_owner_level_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
+unsigned long dma_owner_span_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
@@ -95,30 +96,6 @@ unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
 	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
-
-/**
- * dma_owner_record() - add a transition to a mapping's history
- * @e: the mapping, its bucket locked or out of the table
- * @op: the transition
- * @caller: who made it
- */
-void dma_owner_record(struct dma_owner_entry *e, enum dma_owner_op op,
-		      unsigned long caller)
-{
-	unsigned int slot;
-
-	if (e->hist_len < DMA_OWNER_HISTORY) {
-		slot = e->hist_len++;
-	} else {
-		/* Full: shift the ring, oldest out. */
-		memmove(&e->hist[0], &e->hist[1], sizeof(e->hist[0]) * (DMA_OWNER_HISTORY - 1));
-		e->hist_ops >>= DMA_OWNER_HIST_OP_BITS;
-		slot = DMA_OWNER_HISTORY - 1;
-	}
-	e->hist[slot] = dma_owner_encode_caller(caller);
-	e->hist_ops &= ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot));
-	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
-}
 
 /*
  * Map stacks, kept per call path. Walking the stack is most of what a map
@@ -368,6 +345,9 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 void dma_owner_insert(struct dma_owner_entry *e)
 {
 	unsigned long *levels = dma_owner_levels_of(e->dev);
+	unsigned long *spans = dma_owner_spans_of(e->dev);
+	u64 chunk = (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level);
+	bool new_bit = false;
 	struct hlist_bl_head *b;
 	unsigned long flags;
 	long live, peak;
@@ -375,12 +355,20 @@ void dma_owner_insert(struct dma_owner_entry *e)
 	/* Lookups must see the level before they can miss the entry. */
 	if (!test_bit(e->level, levels)) {
 		set_bit(e->level, levels);
-		/*
-		 * The bit before the entry is linked: a CPU that learns the
-		 * handle from this one (through the driver) sees both.
-		 */
-		smp_mb__after_atomic();
+		new_bit = true;
 	}
+	/* And that it runs on into the next chunk, if it does. */
+	if (((u64)e->handle + e->size - 1) >> DMA_OWNER_LEVEL_SHIFT(e->level) != chunk &&
+	    !test_bit(e->level, spans)) {
+		set_bit(e->level, spans);
+		new_bit = true;
+	}
+	/*
+	 * The bits before the entry is linked: a CPU that learns the handle
+	 * from this one (through the driver) sees them all.
+	 */
+	if (new_bit)
+		smp_mb__after_atomic();
 	/*
 	 * Counted before it is linked: once in the table, it may be unmapped
 	 * or flushed, and freed, at once. The counters are of mappings: a
@@ -394,7 +382,7 @@ void dma_owner_insert(struct dma_owner_entry *e)
 		       !atomic_long_try_cmpxchg(&dma_owner_stats.peak_live, &peak, live))
 			;
 	}
-	b = dma_owner_bucket(e->dev, e->level, (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level));
+	b = dma_owner_bucket(e->dev, e->level, chunk);
 	dma_owner_lock_bucket(b, &flags);
 	hlist_bl_add_head(&e->node, b);
 	dma_owner_unlock_bucket(b, flags);
