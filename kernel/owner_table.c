@@ -363,12 +363,13 @@ void dma_owner_insert(struct dma_owner_entry *e)
 		set_bit(e->level, spans);
 		new_bit = true;
 	}
-	/*
-	 * The bits before the entry is linked: a CPU that learns the handle
-	 * from this one (through the driver) sees them all.
-	 */
-	if (new_bit)
+	if (new_bit) {
+		/*
+		 * The bits before the entry is linked: a CPU that learns the
+		 * handle from this one (through the driver) sees them all.
+		 */
 		smp_mb__after_atomic();
+	}
 	/*
 	 * Counted before it is linked: once in the table, it may be unmapped
 	 * or flushed, and freed, at once. The counters are of mappings: a
