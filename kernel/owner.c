@@ -257,12 +257,13 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
 }
 
 /*
- * The call of almost every correct driver: its device maps at one level
- * and one live mapping fits the call. Found without the candidates'
- * bookkeeping; find_candidates() would find the same. A sync may also mean
- * a mapping that starts in the chunk before its own, if the device has had
- * one that runs on into the next: when that chunk's bucket is another one,
- * it is looked at first and let go, as the walk does with each place.
+ * The call of almost every correct driver: of the places it may mean (see
+ * dma_owner_first_place()), one bucket is in use, and in it one live
+ * mapping fits the call. Found without the candidates' bookkeeping;
+ * find_candidates() would find the same. A sync may also mean a mapping
+ * that starts in the chunk before its own, if the device has had one that
+ * runs on into the next at that level: when that chunk's bucket is another
+ * one, it is looked at first and let go, as the walk does with each place.
  *
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
  * exactly one such, and then find_candidates() walks as usual.
@@ -272,33 +273,42 @@ static struct dma_owner_entry *find_only(const struct call *c,
 					 unsigned long *flags)
 {
 	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
+	struct hlist_bl_head *here, *before, *only = NULL;
 	struct dma_owner_entry *e, *found = NULL;
-	struct hlist_bl_head *before = NULL;
+	unsigned int level, only_level = 0;
+	u64 chunk, first, only_first = 0, only_last = 0;
 	struct hlist_bl_node *pos;
-	unsigned int level;
-	u64 chunk, first;
 
-	if (!levels || (levels & (levels - 1)))
-		return NULL;
-	level = __ffs(levels);
-	chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
-	first = chunk;
-	*b = dma_owner_bucket(c->dev, level, chunk);
-	if (c->op != DMA_OWNER_OP_UNMAP && chunk &&
-	    test_bit(level, dma_owner_spans_of(c->dev))) {
-		before = dma_owner_bucket(c->dev, level, chunk - 1);
-		if (before == *b)
-			first = chunk - 1;
-		else if (!hlist_bl_empty(before) &&
-			 fits_at(c, before, level, chunk - 1))
+	for_each_set_bit(level, &levels, DMA_OWNER_NR_LEVELS) {
+		chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
+		here = dma_owner_bucket(c->dev, level, chunk);
+		first = chunk;
+		if (c->op != DMA_OWNER_OP_UNMAP && chunk &&
+		    test_bit(level, dma_owner_spans_of(c->dev))) {
+			before = dma_owner_bucket(c->dev, level, chunk - 1);
+			if (before == here)
+				first = chunk - 1;
+			else if (!hlist_bl_empty(before) &&
+				 fits_at(c, before, level, chunk - 1))
+				return NULL;
+		}
+		if (hlist_bl_empty(here))
+			continue;
+		/* A second bucket in use: the walk weighs them. */
+		if (only)
 			return NULL;
+		only = here;
+		only_level = level;
+		only_first = first;
+		only_last = chunk;
 	}
-	if (hlist_bl_empty(*b))
+	if (!only)
 		return NULL;
-	dma_owner_lock_bucket(*b, flags);
-	hlist_bl_for_each_entry(e, pos, *b, node) {
-		if (e->level != level || dma_owner_entry_chunk(e) < first ||
-		    dma_owner_entry_chunk(e) > chunk || !fits(c, e))
+	dma_owner_lock_bucket(only, flags);
+	hlist_bl_for_each_entry(e, pos, only, node) {
+		if (e->level != only_level ||
+		    dma_owner_entry_chunk(e) < only_first ||
+		    dma_owner_entry_chunk(e) > only_last || !fits(c, e))
 			continue;
 		if (found) {
 			found = NULL;
@@ -307,7 +317,8 @@ static struct dma_owner_entry *find_only(const struct call *c,
 		found = e;
 	}
 	if (!found)
-		dma_owner_unlock_bucket(*b, *flags);
+		dma_owner_unlock_bucket(only, *flags);
+	*b = only;
 	return found;
 }
 

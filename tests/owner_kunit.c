@@ -851,6 +851,19 @@ static void test_twin_from_chunk_before(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/* A mapping of another size class holds a sync's bytes too: as above. */
+static void test_twin_at_another_level(struct kunit *test)
+{
+	map(test, BASE, 65536, DMA_FROM_DEVICE, 0);		/* A */
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);		/* B */
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);		/* A's start, or B? */
+	for_dev(test, BASE + 4096, 4096, DMA_FROM_DEVICE);	/* fine if A's */
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	unmap(test, BASE, 65536, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 /* Which of two differently owned twins an unmap ended cannot be told. */
 static void test_identical_handles_ambiguous(struct kunit *test)
 {
@@ -1825,6 +1838,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_identical_handles_sizes),
 	KUNIT_CASE(test_identical_handles_ambiguous),
 	KUNIT_CASE(test_twin_from_chunk_before),
+	KUNIT_CASE(test_twin_at_another_level),
 	KUNIT_CASE(test_unknown_handle),
 	KUNIT_CASE(test_use_after_unmap),
 	KUNIT_CASE(test_use_after_unmap_late),
