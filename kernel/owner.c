@@ -279,7 +279,9 @@ static struct dma_owner_entry *find_only(const struct call *c,
 	u64 chunk, first, only_first = 0, only_last = 0;
 	struct hlist_bl_node *pos;
 
-	for_each_set_bit(level, &levels, DMA_OWNER_NR_LEVELS) {
+	/* Bit by bit, inline: most devices have one. */
+	for (; levels; levels &= levels - 1) {
+		level = __ffs(levels);
 		chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
 		here = dma_owner_bucket(c->dev, level, chunk);
 		first = chunk;
