@@ -199,7 +199,7 @@ def main():
         ('added cost per sync cycle <= 1/4 of dma-debug\'s', added(('sync', 1, 1)), 0.25),
         ('added cost per map+unmap <= 1/4 of dma-debug\'s', added(('map', 1, 1)), 0.25),
         (f'sync cycle at {big} live / at 1 <= 1.15', scaling('tracker'), 1.15),
-        ('tracker bytes per live mapping (slab) <= 96', slab.get('tracker'), 96),
+        ('tracker bytes per live mapping (slab) <= 64', slab.get('tracker'), 64),
         ('compiled in but off / compiled out <= 1.03',
          ratio(get('off', ('sync', 1, 1)), get('compiled-out', ('sync', 1, 1))), 1.03),
     ]
