@@ -259,14 +259,15 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
 /*
  * The call of almost every correct driver: of the places it may mean (see
  * dma_owner_first_place()), one bucket is in use, and in it one live
- * mapping fits the call. Found without the candidates' bookkeeping;
- * find_candidates() would find the same. A sync may also mean a mapping
- * that starts in the chunk before its own, if the device has had one that
- * runs on into the next at that level: when that chunk's bucket is another
- * one, it is looked at first and let go, as the walk does with each place.
+ * mapping fits the call. Found without the candidates' bookkeeping, for
+ * sync_only() and unmap_only(); find_candidates() would find the same. A
+ * sync may also mean a mapping that starts in the chunk before its own, if
+ * the device has had one that runs on into the next at that level: when
+ * that chunk's bucket is another one, it is looked at first and let go,
+ * as the walk does with each place.
  *
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
- * exactly one such, and then find_candidates() walks as usual.
+ * exactly one such, and then the caller takes the walk.
  */
 static struct dma_owner_entry *find_only(const struct call *c,
 					 struct hlist_bl_head **b,
@@ -318,8 +319,10 @@ static struct dma_owner_entry *find_only(const struct call *c,
 		}
 		found = e;
 	}
-	if (!found)
+	if (!found) {
 		dma_owner_unlock_bucket(only, *flags);
+		return NULL;
+	}
 	*b = only;
 	return found;
 }
@@ -340,18 +343,6 @@ static void find_candidates(const struct call *c, struct candidates *k,
 	unsigned int used = 0;
 
 	memset(k, 0, sizeof(*k));
-	k->e = find_only(c, &k->b, flags);
-	if (k->e) {
-		/* As the walk below would leave it with one candidate. */
-		k->n = 1;
-		k->kinds = call_kinds(c, k->e);
-		k->common = k->kinds;
-		k->score = call_score(c, k->e, k->kinds);
-		k->need_spare = need_spare(c, k->e);
-		k->skip_sync = k->e->skip_sync;
-		k->held = true;
-		return;
-	}
 	k->common = ~0UL;
 	k->score = UINT_MAX;
 	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
