@@ -443,6 +443,8 @@ static void blur(const struct call *c, bool skip_sync)
 			e->inexact = 1;
 			/* The sync it meant may never be redundant. */
 			e->skip_sync |= skip_sync;
+			if (unlikely(e->poison))
+				dma_owner_poison_apply(e, false);
 		}
 		dma_owner_unlock_bucket(b, flags);
 	}
@@ -573,7 +575,8 @@ static unsigned long check_csum(struct dma_owner_entry *e)
 /* Move the bytes the sync names to their new owner. */
 static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 						const struct call *c,
-						struct dma_owner_ranges_mem *mem)
+						struct dma_owner_ranges_mem *mem,
+						bool alone)
 {
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	unsigned long kinds = 0;
@@ -597,6 +600,9 @@ static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 
 		dma_owner_contents_csum(ce->phys, e->size, &ce->csum);
 	}
+	/* Poison only where the call surely meant this mapping. */
+	if (unlikely(e->poison))
+		dma_owner_poison_apply(e, alone);
 	return kinds;
 }
 
@@ -642,7 +648,7 @@ static bool sync_only(const struct call *c)
 	if (tracing)
 		before = dma_owner_state(e);
 	dma_owner_record(e, c->op, c->caller);
-	apply_sync(e, c, &mem);
+	apply_sync(e, c, &mem, true);
 	if (tracing)
 		after = dma_owner_state(e);
 	dma_owner_unlock_bucket(b, flags);
@@ -691,7 +697,8 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 		dma_owner_record(k.e, c->op, c->caller);
 		/* An unchecked handle is reported at its first use only. */
 		k.e->error_checked = 1;
-		kinds = k.common | apply_sync(k.e, c, &mem);
+		kinds = k.common |
+			apply_sync(k.e, c, &mem, k.n == 1 && !untracked);
 		after = dma_owner_state(k.e);
 		if (kinds)
 			dma_owner_snapshot(&snap, k.e);
@@ -752,7 +759,7 @@ static bool unmap_only(const struct call *c)
 	e = find_only(c, &b, &flags);
 	if (!e)
 		return false;
-	if (e->has_csum || call_kinds(c, e)) {
+	if (e->has_csum || call_kinds(c, e) || dma_owner_poison_freed(e)) {
 		dma_owner_unlock_bucket(b, flags);
 		return false;
 	}
@@ -804,6 +811,8 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 		k.tie_differs = true;
 	}
 	kinds = k.common | check_csum(e);
+	if (dma_owner_poison_freed(e))
+		kinds |= BIT(DMA_OWNER_FREED_WHILE_MAPPED);
 	if (kinds)
 		dma_owner_snapshot(&snap, e);
 	dma_owner_free_entry(e);
@@ -855,6 +864,9 @@ static bool map_one(struct device *dev, dma_addr_t addr, size_t size,
 	/* Only a single mapping returns an error handle to be checked. */
 	e->error_checked = api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_RESOURCE;
 	dma_owner_record(e, DMA_OWNER_OP_MAP, caller);
+	/* Out of the table still: no call can mean it yet. */
+	if (unlikely(e->poison))
+		dma_owner_poison_apply(e, true);
 	owner = dma_owner_state(e);
 	if (e->has_lines)
 		shared = dma_owner_lines_add(dma_owner_to_wide_entry(e), sgl,

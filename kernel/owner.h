@@ -16,6 +16,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/dma-owner.h>
+#include <linux/dma-owner-poison.h>
 #include <linux/list_bl.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
@@ -40,6 +41,8 @@ enum dma_owner_kind {
 	DMA_OWNER_BAD_MEMORY,
 	DMA_OWNER_CPU_ADDRESS_MISMATCH,
 	DMA_OWNER_CACHE_LINE_SHARED,
+	DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED,
+	DMA_OWNER_FREED_WHILE_MAPPED,
 	DMA_OWNER_NR_KINDS
 };
 
@@ -95,6 +98,9 @@ struct dma_owner_ranges {
  *		map function has no error handle to check (sg, allocators)
  * @has_lines:	the entry is part of a struct dma_owner_wide_entry, and
  *		its first or last cache line goes in the index of owner_lines.c
+ * @poison:	the entry is part of a struct dma_owner_wide_entry, and the
+ *		bytes its device owns are poisoned in KASAN's shadow
+ *		(owner_poison.c)
  * @hist_len:	how many of @hist are valid
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
  * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
@@ -132,6 +138,7 @@ struct dma_owner_entry {
 	u16 in_parts:1;
 	u16 error_checked:1;
 	u16 has_lines:1;
+	u16 poison:1;
 	u8 hist_len;
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
@@ -153,6 +160,14 @@ static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *
 {
 	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * i)) & DMA_OWNER_HIST_OP_MASK;
 }
+
+/* What the CPU did to bytes a device owned (dma_owner.poison). */
+enum dma_owner_access {
+	DMA_OWNER_ACCESS_NONE,
+	DMA_OWNER_ACCESS_READ,
+	DMA_OWNER_ACCESS_WRITE,
+	DMA_OWNER_ACCESS_FREE,
+};
 
 /* The mapping on the other side of a shared cache line, as reported. */
 struct dma_owner_sharer {
@@ -184,6 +199,9 @@ struct dma_owner_sharer {
  * @limit:	for sg-segment-limit, the device's limit that was broken
  * @cpu_addr:	for cpu-address-mismatch, the CPU address the free passed
  * @sharer:	for cache-line-shared, the other mapping in the line
+ * @access:	for a breach KASAN caught (dma_owner.poison): what the CPU did
+ * @access_addr: and where, the first byte the device owned
+ * @access_offset: that byte's offset in the mapping
  */
 struct dma_owner_report {
 	enum dma_owner_kind kind;
@@ -203,6 +221,9 @@ struct dma_owner_report {
 	u64 limit;
 	const void *cpu_addr;
 	struct dma_owner_sharer sharer;
+	enum dma_owner_access access;
+	const void *access_addr;
+	u32 access_offset;
 };
 
 /* A live mapping as the mappings file shows it, names included. */
@@ -336,14 +357,19 @@ void dma_owner_devices_complete(void);
  * What only the optional checks need, around the entry, in a larger object
  * of its own cache, so that entries without them do not pay for it: where
  * the buffer is, what a DMA_TO_DEVICE buffer under the content check
- * (dma_owner.check_contents) held, and the links of a mapping whose first
- * or last cache line it does not fill (owner_lines.c). Snapshots copy only
- * the inner entry: nothing reads these fields from them.
+ * (dma_owner.check_contents) held, whether a poisoned mapping's memory was
+ * reported freed (dma_owner.poison: the two never meet, since only
+ * mappings the device may write are poisoned), and the links of a mapping
+ * whose first or last cache line it does not fill (owner_lines.c).
+ * Snapshots copy only the inner entry: nothing reads these fields from them.
  */
 struct dma_owner_wide_entry {
 	struct dma_owner_entry e;
 	phys_addr_t phys;
-	u32 csum;
+	union {
+		u32 csum;
+		u32 freed_reported;
+	};
 	u32 sg_call;			/* which dma_map_sg() call made it */
 	struct hlist_bl_node line[2];	/* its first and last line */
 };
@@ -568,6 +594,15 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 			 struct dma_owner_sharer *sharer);
 void dma_owner_lines_del(struct dma_owner_wide_entry *we);
 unsigned int dma_owner_cache_line(void);
+
+/* owner_poison.c: the device's bytes poisoned in KASAN's shadow */
+bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs,
+			     enum dma_owner_api api);
+void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison);
+void dma_owner_poison_end(struct dma_owner_entry *e);
+bool dma_owner_poison_freed(struct dma_owner_entry *e);
+void dma_owner_poison_init(void);
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);

@@ -244,6 +244,7 @@ static int __init dma_owner_init(void)
 	dma_owner_unmapped_init();
 	if (dma_owner_lines_init())
 		pr_warn("cannot allocate the index of cache lines: no cache-line-shared check\n");
+	dma_owner_poison_init();
 	if (boot_off) {
 		pr_info("off (dma_owner=off)\n");
 		return 0;

@@ -46,6 +46,8 @@ const char *const dma_owner_kind_names[DMA_OWNER_NR_KINDS] = {
 	[DMA_OWNER_BAD_MEMORY]			= "bad-memory",
 	[DMA_OWNER_CPU_ADDRESS_MISMATCH]	= "cpu-address-mismatch",
 	[DMA_OWNER_CACHE_LINE_SHARED]		= "cache-line-shared",
+	[DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED]	= "cpu-read-while-device-owned",
+	[DMA_OWNER_FREED_WHILE_MAPPED]		= "freed-while-mapped",
 };
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_kind_names);
 
@@ -131,7 +133,7 @@ static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
 	[DMA_OWNER_SIZE_MISMATCH] =
 		"the size differs from the one it was mapped with",
 	[DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED] =
-		"the CPU changed a DMA_TO_DEVICE buffer while the device owned it",
+		"the CPU wrote to bytes the device owned: without coherent DMA, the write is lost or overwrites the device's data",
 	[DMA_OWNER_LEAK] =
 		"the driver unbound with this mapping still mapped",
 	[DMA_OWNER_MAP_ERROR_UNCHECKED] =
@@ -148,7 +150,27 @@ static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
 		"the CPU address differs from the one the allocation returned",
 	[DMA_OWNER_CACHE_LINE_SHARED] =
 		"the buffer shares a cache line with another mapping, one of them written by the device: where DMA is not coherent, a CPU write to the line while the device owns part of it is lost or overwrites the device's data",
+	[DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED] =
+		"the CPU read bytes the device owned, before dma_sync_*_for_cpu() or dma_unmap_*(): without coherent DMA, it reads stale data",
+	[DMA_OWNER_FREED_WHILE_MAPPED] =
+		"memory was freed while it was mapped: the device may still write it, and the unmap copies into it where swiotlb bounces",
 };
+
+static const char *const access_names[] = {
+	[DMA_OWNER_ACCESS_READ]		= "read",
+	[DMA_OWNER_ACCESS_WRITE]	= "write",
+	[DMA_OWNER_ACCESS_FREE]		= "free",
+};
+
+/* The operation a report names: a call, or what KASAN caught the CPU at. */
+static const char *report_op_name(const struct dma_owner_report *r)
+{
+	if (r->kind == DMA_OWNER_LEAK)
+		return "unbind";
+	if (r->access)
+		return access_names[r->access];
+	return dma_owner_op_name(r->op, r->has_entry ? r->entry.api : r->api);
+}
 
 int dma_owner_report_mode = DMA_OWNER_REPORT_RATELIMIT;
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_report_mode);
@@ -350,6 +372,19 @@ static void print_arg_detail(struct seq_file *seq,
 	case DMA_OWNER_CACHE_LINE_SHARED:
 		print_sharer(seq, &r->sharer, now);
 		break;
+	case DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED:
+	case DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED:
+		if (r->access)
+			out(seq, "KASAN caught the %s at %px, byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
+			    report_op_name(r), r->access_addr, r->access_offset);
+		break;
+	case DMA_OWNER_FREED_WHILE_MAPPED:
+		if (r->access)
+			out(seq, "the memory freed at %px holds byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
+			    r->access_addr, r->access_offset);
+		else
+			out(seq, "KASAN's shadow says the memory of the mapping's first byte was freed (dma_owner.poison)\n");
+		break;
 	case DMA_OWNER_CPU_ADDRESS_MISMATCH:
 		out(seq, "allocated at CPU address %p, freed at %p\n",
 		    r->entry.cpu_addr, r->cpu_addr);
@@ -373,8 +408,7 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 	if (r->kind == DMA_OWNER_LEAK)
 		out(seq, "unbind of %s %s\n", drv, dev);
 	else
-		out(seq, "%s of %pad size %zu %s by %pS\n",
-		    dma_owner_op_name(r->op, r->has_entry ? r->entry.api : r->api),
+		out(seq, "%s of %pad size %zu %s by %pS\n", report_op_name(r),
 		    &r->addr, r->size,
 		    dma_owner_dir_name(r->dir), (void *)r->caller);
 	print_arg_detail(seq, r, now);
@@ -588,9 +622,7 @@ static void print_record_line(struct seq_file *seq,
 	seq_printf(seq, "seq=%llu time=%llu.%06llu kind=%s op=%s device=",
 		   rec->seq, rec->time_ns / NSEC_PER_SEC,
 		   (rec->time_ns % NSEC_PER_SEC) / 1000,
-		   dma_owner_kind_names[r->kind],
-		   r->kind == DMA_OWNER_LEAK ? "unbind" :
-		   dma_owner_op_name(r->op, e ? e->api : r->api));
+		   dma_owner_kind_names[r->kind], report_op_name(r));
 	seq_escape(seq, rec->dev, RECORD_ESCAPE);
 	seq_puts(seq, " driver=");
 	seq_escape(seq, rec->drv, RECORD_ESCAPE);

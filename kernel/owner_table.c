@@ -284,7 +284,8 @@ bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
  * @dir: the direction
  * @attrs: DMA_ATTR_* of the map call
  * @api: which map or allocation function
- * @phys: CPU physical address of the buffer, for the content check
+ * @phys: CPU physical address of the buffer, for the content check, the
+ *	cache line check and poisoning
  *
  * Context: any; does not sleep.
  * Return: the entry, not yet in the table, or NULL.
@@ -296,7 +297,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 {
 	struct dma_owner_wide_entry *ce = NULL;
 	struct dma_owner_entry *e;
-	bool has_csum, has_lines;
+	bool has_csum, has_lines, poison;
 	u32 csum;
 
 	if (!size || size > MAX_TRACKED_SIZE)
@@ -305,7 +306,8 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		   dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
 		   dma_owner_contents_csum(phys, size, &csum);
 	has_lines = dma_owner_lines_wanted(phys, size, attrs, api);
-	if (has_csum || has_lines) {
+	poison = dma_owner_poison_wanted(phys, size, dir, attrs, api);
+	if (has_csum || has_lines || poison) {
 		ce = kmem_cache_zalloc(wide_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!ce)
 			return NULL;
@@ -314,6 +316,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		e = &ce->e;
 		e->has_csum = has_csum;
 		e->has_lines = has_lines;
+		e->poison = poison;
 	} else {
 		e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!e)
@@ -405,7 +408,10 @@ void dma_owner_free_entry(struct dma_owner_entry *e)
 	/* Out of the index before the memory is: another map may look. */
 	if (e->has_lines)
 		dma_owner_lines_del(dma_owner_to_wide_entry(e));
-	if (e->has_csum || e->has_lines)
+	/* Unpoisoned before the unmap's swiotlb copy and any free. */
+	if (e->poison)
+		dma_owner_poison_end(e);
+	if (e->has_csum || e->has_lines || e->poison)
 		kmem_cache_free(wide_entry_cache, dma_owner_to_wide_entry(e));
 	else
 		kmem_cache_free(entry_cache, e);

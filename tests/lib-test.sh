@@ -25,7 +25,8 @@ check() {
 vm() {
 	local out=$1 keep
 	shift
-	"$VM" --log "$out.console" "$@" >"$out" 2>"$out.err"
+	KERNEL_ARGS="$KERNEL_ARGS $VM_KERNEL_ARGS" \
+		"$VM" --log "$out.console" "$@" >"$out" 2>"$out.err"
 	rc=$?
 	if [ $rc != 0 ]; then
 		keep=$REPO/out/logs/$(basename "$0" .sh)-$(basename "$out")

@@ -1313,6 +1313,177 @@ static int late_use_after_unmap(struct device *dev, void *buf)
 }
 
 /* The driver unbinds with a mapping live; then it is bound again. */
+/*
+ * ---- dma_owner.poison=1: CPU accesses KASAN catches ---------------------
+ * Each breach is one access; the report names the scenario as the
+ * function, and the rest of the scenario is correct. scenarios.sh runs
+ * them only on a kernel booted with dma_owner.poison=1.
+ */
+
+static u8 poison_sink;
+
+/* A DMA_FROM_DEVICE buffer read before it was synced for the CPU. */
+static int poison_read_before_sync(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	poison_sink = READ_ONCE(p[100]);	/* the device owns it */
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	poison_sink += READ_ONCE(p[100]);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* A page handed back to the device, then written. */
+static int poison_write_after_sync_for_device(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h;
+
+	h = dma_map_page(dev, virt_to_page(buf), 0, BUF_SIZE, DMA_BIDIRECTIONAL);
+	result.handle = h;
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	p[200] = 1;
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	WRITE_ONCE(p[3000], 2);		/* the device owns it again */
+	dma_unmap_page(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/* One entry of an sg list read while the device owns the list. */
+static int poison_read_sg(struct device *dev, void *buf)
+{
+	struct sg_table sgt;
+	u8 *p = buf;
+
+	if (map_sgt(dev, buf, &sgt, 1, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	poison_sink = READ_ONCE(p[BUF_SIZE / 2]);	/* the device owns it */
+	unmap_sgt(dev, &sgt, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* Only part of the buffer synced for the CPU, and a byte past it read. */
+static int poison_read_past_partial_sync(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h;
+
+	if (map_single(dev, buf, BUF_SIZE, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_range_for_cpu(dev, h, 0, 128, DMA_FROM_DEVICE);
+	poison_sink = READ_ONCE(p[64]);
+	poison_sink += READ_ONCE(p[1024]);	/* the device owns it */
+	dma_unmap_single(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/*
+ * Freed while the device owns it. Unmapped without the CPU sync, whose
+ * swiotlb copy would write the freed memory (KASAN's use-after-free).
+ */
+static int poison_free_device_owned(struct device *dev, void *unused)
+{
+	void *buf = kmalloc(512, GFP_KERNEL);
+	dma_addr_t h;
+
+	if (!buf)
+		return -ENOMEM;
+	if (map_single(dev, buf, 512, DMA_FROM_DEVICE, &h)) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	kfree(buf);			/* the device owns it */
+	dma_unmap_single_attrs(dev, h, 512, DMA_FROM_DEVICE,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	return 0;
+}
+
+/* Freed while the CPU owns it, but still mapped: found at the unmap. */
+static int poison_free_cpu_owned(struct device *dev, void *unused)
+{
+	void *buf = kmalloc(512, GFP_KERNEL);
+	dma_addr_t h;
+
+	if (!buf)
+		return -ENOMEM;
+	if (map_single(dev, buf, 512, DMA_FROM_DEVICE, &h)) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	dma_sync_single_for_cpu(dev, h, 512, DMA_FROM_DEVICE);
+	kfree(buf);
+	dma_unmap_single_attrs(dev, h, 512, DMA_FROM_DEVICE,
+			       DMA_ATTR_SKIP_CPU_SYNC);
+	return 0;
+}
+
+/* The same accesses done right: silent. */
+static int poison_correct(struct device *dev, void *buf)
+{
+	u8 *p = buf, *k;
+	struct sg_table sgt;
+	dma_addr_t h;
+
+	/* Read after the sync for the CPU, and after the unmap. */
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_FROM_DEVICE);
+	poison_sink = READ_ONCE(p[100]);
+	dma_sync_single_for_device(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
+	poison_sink += READ_ONCE(p[100]);
+
+	/* A range synced on unaligned bytes: read at both of its ends. */
+	if (map_single(dev, buf, BUF_SIZE, DMA_BIDIRECTIONAL, &h))
+		return -ENOMEM;
+	dma_sync_single_range_for_cpu(dev, h, 250, 140, DMA_BIDIRECTIONAL);
+	poison_sink += READ_ONCE(p[250]) + READ_ONCE(p[389]);
+	WRITE_ONCE(p[251], 3);
+	dma_sync_single_range_for_device(dev, h, 250, 140, DMA_BIDIRECTIONAL);
+	dma_unmap_single(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
+
+	/* A DMA_TO_DEVICE buffer is read by the CPU while the device reads it. */
+	if (map_single(dev, buf, 1024, DMA_TO_DEVICE, &h))
+		return -ENOMEM;
+	poison_sink += READ_ONCE(p[10]);
+	dma_unmap_single(dev, h, 1024, DMA_TO_DEVICE);
+
+	/* Mapped without a sync: the CPU's until synced for the device. */
+	if (map_skip_sync(dev, buf, &h))
+		return -ENOMEM;
+	WRITE_ONCE(p[8], 4);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h, BUF_SIZE, DMA_FROM_DEVICE);
+	poison_sink += READ_ONCE(p[8]);
+	unmap_skip_sync(dev, h);
+
+	/* An sg list read after its sync. */
+	if (map_sgt(dev, buf, &sgt, 4, DMA_FROM_DEVICE))
+		return -ENOMEM;
+	dma_sync_sgtable_for_cpu(dev, &sgt, DMA_FROM_DEVICE);
+	poison_sink += READ_ONCE(p[BUF_SIZE - 1]);
+	unmap_sgt(dev, &sgt, DMA_FROM_DEVICE);
+
+	/* kmalloc()ed, mapped, unmapped, freed. */
+	k = kmalloc(300, GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	if (map_single(dev, k, 300, DMA_FROM_DEVICE, &h)) {
+		kfree(k);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, h, 300, DMA_FROM_DEVICE);
+	poison_sink += READ_ONCE(k[299]);
+	kfree(k);
+	return 0;
+}
+
 static int leak(struct device *dev, void *buf)
 {
 	dma_addr_t h;
@@ -1945,6 +2116,16 @@ static const struct scenario scenarios[] = {
 	  coherent_cpu_address_mismatch },
 	{ "cache_line_shared",		"cache-line-shared", cache_line_shared },
 	{ "leak",			"leak", leak },
+	{ "poison_correct",		"none", poison_correct },
+	{ "poison_read_before_sync",	"cpu-read-while-device-owned",
+	  poison_read_before_sync },
+	{ "poison_write_after_sync_for_device", "cpu-write-while-device-owned",
+	  poison_write_after_sync_for_device },
+	{ "poison_read_sg",		"cpu-read-while-device-owned", poison_read_sg },
+	{ "poison_read_past_partial_sync", "cpu-read-while-device-owned",
+	  poison_read_past_partial_sync },
+	{ "poison_free_device_owned",	"freed-while-mapped", poison_free_device_owned },
+	{ "poison_free_cpu_owned",	"freed-while-mapped", poison_free_cpu_owned },
 	{ "random",			"injected", random_workload },
 };
 

@@ -21,6 +21,10 @@
 # maps its fix's layout).
 . "$(dirname "$0")/../lib-test.sh"
 
+# Every boot with dma_owner.poison=1: KASAN catches the CPU at the bytes a
+# device owns, in these drivers and in the kernel code they call.
+VM_KERNEL_ARGS=dma_owner.poison=1
+
 mkdir "$T/www"
 echo small >"$T/www/small"
 serve_blob 8M

@@ -5,7 +5,9 @@
 # each checked three ways -- debugfs (the counters, and the violations log's
 # kind, device and handle), the report in dmesg, and the dma_owner_violation
 # trace event (kind, device, handle) -- for exactly the expected violation,
-# or for silence. And CONFIG_DMA_API_DEBUG, built in beside the tracker,
+# or for silence; with dma_owner.poison=1 on the three DMA paths, where the
+# poison_ scenarios check that KASAN catches the CPU at the right function.
+# And CONFIG_DMA_API_DEBUG, built in beside the tracker,
 # still reports a map error nobody checked.
 . "$(dirname "$0")/../lib-test.sh"
 
@@ -24,7 +26,7 @@ matrix() {
 	local n=0
 	while read -r line; do
 		n=$((n + 1))
-		unset name expect dev handle records violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr
+		unset name expect dev handle records violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr dmesgfn
 		eval "$(echo "${line#R }" | tr ' ' '\n' | grep '=' | sed "s/=\(.*\)/='\1'/")"
 		if [ -z "$expect" ]; then
 			not_ok "$mode/$name" "the scenario did not run: $line"
@@ -48,6 +50,12 @@ matrix() {
 				"trace: $tracen events, $tracekind $tracedev $tracehandle" \
 				[ "$tracen" = 1 -a "$tracekind" = "$expect" -a "$tracedev" = "$dev" -a "$tracehandle" = "$handle" ]
 		fi
+		# KASAN caught the access: the report names the function that
+		# made it (or, for a free, the function that called kfree()).
+		case $name in poison_correct) ;; poison_*)
+			check "$mode/$name: the report names the scenario's own function" \
+				"report in ${dmesgfn:-nothing}, want $name" [ "$dmesgfn" = "$name" ] ;;
+		esac
 		# The tracker must not take dma-debug's map error check away;
 		# cycle_single checks its map, so the count can be told apart.
 		case $name in
@@ -67,6 +75,13 @@ matrix() {
 	want=$(tr -d '\r' <"$T/$mode.out" | sed -n 's/^scenarios //p')
 	check "$mode: every scenario ran" "$n scenarios reported, want ${want:-none}" \
 		[ "${want:-0}" -gt 0 -a "$n" = "${want:-0}" ]
+	# dma_owner.poison=1 on the three DMA paths: its scenarios ran there.
+	local poisoned
+	poisoned=$(tr -d '\r' <"$T/$mode.out" | grep -c '^R name=poison_')
+	case $mode in direct|swiotlb|iommu)
+		check "$mode: the dma_owner.poison scenarios ran" "$poisoned ran, want 7" \
+			[ "$poisoned" = 7 ] ;;
+	esac
 	[ "$mode" = direct ] || return 0
 	# The reports the docs quote are this run's (scripts/doc-examples.py
 	# update out/doc-examples.txt ... rewrites them after a change).
@@ -78,7 +93,10 @@ matrix() {
 		quiet "$REPO/scripts/doc-examples.py" check "$REPO/out/doc-examples.txt" "${docs[@]}"
 }
 
-QEMU_ARGS="-device edu" matrix direct
-QEMU_ARGS="-device edu" KERNEL_ARGS="swiotlb=force" matrix swiotlb
-QEMU_ARGS="-device edu" matrix iommu --iommu
+# dma_owner.poison=1 on the three DMA paths; every scenario, correct or
+# not, must then draw exactly what it draws without it. The platform
+# device runs without, as most kernels will.
+QEMU_ARGS="-device edu" KERNEL_ARGS="dma_owner.poison=1" matrix direct
+QEMU_ARGS="-device edu" KERNEL_ARGS="swiotlb=force dma_owner.poison=1" matrix swiotlb
+QEMU_ARGS="-device edu" KERNEL_ARGS="dma_owner.poison=1" matrix iommu --iommu
 matrix platform-device

@@ -256,7 +256,7 @@ got_counters=$(sec status1j | python3 -c "import json, sys; j = json.load(sys.st
 check "dmaown --json status: counters equal the stats file" "want $want_counters got $got_counters" \
 	[ "$want_counters" = "$got_counters" ]
 check "dmaown --json status: by kind and by driver" "$(sec status1j)" \
-	json status1j "j['violations_by_kind'] == {'missing-sync-for-device': 2, 'redundant-sync-for-device': 1, 'unknown-handle': 0, 'use-after-unmap': 0, 'out-of-range': 0, 'dir-mismatch': 1, 'size-mismatch': 0, 'cpu-write-while-device-owned': 0, 'leak': 0, 'map-error-unchecked': 0, 'api-mismatch': 0, 'sg-count-mismatch': 0, 'sg-segment-limit': 0, 'bad-memory': 0, 'cpu-address-mismatch': 0, 'cache-line-shared': 0} and j['violations_by_driver'] == {'test_dma_owner': 4} and j['log_records'] == 4"
+	json status1j "j['violations_by_kind'] == {'missing-sync-for-device': 2, 'redundant-sync-for-device': 1, 'unknown-handle': 0, 'use-after-unmap': 0, 'out-of-range': 0, 'dir-mismatch': 1, 'size-mismatch': 0, 'cpu-write-while-device-owned': 0, 'leak': 0, 'map-error-unchecked': 0, 'api-mismatch': 0, 'sg-count-mismatch': 0, 'sg-segment-limit': 0, 'bad-memory': 0, 'cpu-address-mismatch': 0, 'cache-line-shared': 0, 'cpu-read-while-device-owned': 0, 'freed-while-mapped': 0} and j['violations_by_driver'] == {'test_dma_owner': 4} and j['log_records'] == 4"
 
 # --- violations -----------------------------------------------------------
 check "dmaown violations: none exits 0" "rc=$(rc viol0): $(sec viol0)" \

@@ -6,6 +6,7 @@
 #     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
 #     tracen=C tracekind=K tracedev=D tracehandle=H dmadebug_maperr=C
 #     records=N:ok|N:bad... (records.awk: each record line agrees with its prose)
+#     dmesgfn=F (the function the report names: "KIND in F+0x..")
 # (handles in decimal, so that every channel's spelling compares;
 # dmadebug_maperr counts CONFIG_DMA_API_DEBUG's unchecked map error reports,
 # which must go on beside the tracker's)
@@ -22,6 +23,9 @@ echo 1 >$TR/events/dma_owner/dma_owner_violation/enable
 A=/sys/kernel/debug/dma-api/all_errors
 [ -f $A ] && echo 1 >$A
 names=${*:-$(grep -v "^random " $T/scenarios | cut -d" " -f1)}
+# The poison_ scenarios need a kernel booted with dma_owner.poison=1.
+[ "$(cat /sys/module/dma_owner/parameters/poison)" = Y ] ||
+	names=$(for n in $names; do case $n in poison_*) ;; *) echo $n ;; esac; done)
 echo "scenarios $(echo $names | wc -w)"
 for name in $names; do
 	expect=$(grep "^$name " $T/scenarios | cut -d' ' -f2)
@@ -55,5 +59,6 @@ for name in $names; do
 		"tracen=$(wc -l </tmp/trace) tracekind=$tracekind tracedev=$tracedev" \
 		"tracehandle=$(dec $tracehandle)" \
 		"dmadebug_maperr=$(grep -c 'failed to check map error' /tmp/dmesg)" \
-		"records=$records"
+		"records=$records" \
+		"dmesgfn=$(sed -n "s/.*dma-owner: $expect in \([a-z_0-9]*\)+.*/\1/p" /tmp/dmesg | head -1)"
 done

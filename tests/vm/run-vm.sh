@@ -169,24 +169,38 @@ if [ -n "$shell" ]; then
 		-serial mon:stdio -serial null
 fi
 
-qemu-system-x86_64 "${qargs[@]}" "${extra_qemu[@]}" -append "$cmdline" \
-	-serial "file:$log" -serial "file:$out" </dev/null >"$run/qemu.log" 2>&1 &
-qpid=$!
-[ -n "$quiet" ] || tail -n +1 -f --pid=$qpid "$out" 2>/dev/null |
-	tr -d '\r' | grep --line-buffered -v '^DMA-OWNER-EXIT: ' &
-tailpid=$!
-timed_out=
-for ((t = 0; t < timeout * 10; t++)); do
-	kill -0 $qpid 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 $qpid 2>/dev/null; then
-	timed_out=1
-	kill $qpid; sleep 0.5; kill -9 $qpid 2>/dev/null
+# One boot; sets qemu_rc and timed_out.
+boot() {
+	: >"$log"; : >"$out"
+	qemu-system-x86_64 "${qargs[@]}" "${extra_qemu[@]}" -append "$cmdline" \
+		-serial "file:$log" -serial "file:$out" </dev/null >"$run/qemu.log" 2>&1 &
+	qpid=$!
+	[ -n "$quiet" ] || tail -n +1 -f --pid=$qpid "$out" 2>/dev/null |
+		tr -d '\r' | grep --line-buffered -v '^DMA-OWNER-EXIT: ' &
+	tailpid=$!
+	timed_out=
+	for ((t = 0; t < timeout * 10; t++)); do
+		kill -0 $qpid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $qpid 2>/dev/null; then
+		timed_out=1
+		kill $qpid; sleep 0.5; kill -9 $qpid 2>/dev/null
+	fi
+	wait $qpid 2>/dev/null
+	qemu_rc=$?
+	wait $tailpid 2>/dev/null
+}
+
+boot
+# QEMU itself killed by a signal is the host's emulator crashing (TCG with
+# several vCPUs, seen once in CI), not the guest failing: the guest's result
+# is that of one whole boot, so boot it once more, and say so.
+if [ -z "$timed_out" ] && [ "$qemu_rc" -gt 128 ]; then
+	echo "vm: qemu died of signal $((qemu_rc - 128)) (the host's emulator, not the guest); booting again" >&2
+	sed 's/^/vm: qemu: /' "$run/qemu.log" >&2
+	boot
 fi
-wait $qpid 2>/dev/null
-qemu_rc=$?
-wait $tailpid 2>/dev/null
 
 fail() {
 	echo "vm: FAIL: $1" >&2

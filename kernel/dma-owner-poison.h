@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DMA ownership tracker and KASAN: with dma_owner.poison=1, the bytes a
+ * device owns in a mapping it may write are poisoned in KASAN's shadow
+ * (mm/kasan/dma.c), so that KASAN catches a CPU access to them at the
+ * instruction and the tracker (kernel/dma/owner_poison.c) reports it.
+ * See Documentation/dev-tools/dma-owner.rst.
+ */
+#ifndef _LINUX_DMA_OWNER_POISON_H
+#define _LINUX_DMA_OWNER_POISON_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+DECLARE_STATIC_KEY_FALSE(dma_owner_poison_key);
+
+/* True when dma_owner.poison=1 was given, on a kernel that can poison. */
+static __always_inline bool dma_owner_poisoning(void)
+{
+	return static_branch_unlikely(&dma_owner_poison_key);
+}
+
+/* The tracker's side: reports. */
+bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
+			     unsigned long ip);
+void dma_owner_report_free(const void *addr, size_t size, const void *owned,
+			   unsigned long ip);
+
+/* KASAN's side: the shadow (CONFIG_DMA_OWNER_POISON only). */
+void kasan_poison_dma(const void *addr, size_t size);
+void kasan_unpoison_dma(const void *addr, size_t size);
+const void *kasan_dma_owned(const void *addr, size_t size);
+bool kasan_dma_freed(const void *addr);
+
+#endif /* _LINUX_DMA_OWNER_POISON_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KASAN shadow of the bytes a device owns (CONFIG_DMA_OWNER_DEBUG with
+ * dma_owner.poison=1). The DMA ownership tracker poisons the bytes a device
+ * may write in a streaming mapping, from the map or the sync for the device
+ * until the sync for the CPU or the unmap, so that a CPU access to them is
+ * caught at the instruction; kasan_report() hands it to the tracker, which
+ * names the mapping.
+ *
+ * The tracker's poison never overwrites KASAN's own: only whole granules
+ * that are plainly accessible are poisoned, and only granules that hold
+ * KASAN_DMA_DEVICE_OWNED are unpoisoned. A granule that the mapping holds
+ * only in part, a redzone or a freed object keeps its shadow, so no access
+ * is ever reported that the mapping cannot justify.
+ */
+
+#include <linux/dma-owner-poison.h>
+#include <linux/kasan.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include "kasan.h"
+
+/* Eight granules at a time: the shadow of 64 bytes, in one load. */
+#define SHADOW_WORD	sizeof(u64)
+
+static void shadow_range(const void *addr, size_t size, u8 **first, u8 **end)
+{
+	unsigned long start = round_up((unsigned long)addr, KASAN_GRANULE_SIZE);
+	unsigned long stop = round_down((unsigned long)addr + size,
+					KASAN_GRANULE_SIZE);
+
+	if (start >= stop) {
+		*first = *end = NULL;
+		return;
+	}
+	*first = kasan_mem_to_shadow((void *)start);
+	*end = kasan_mem_to_shadow((void *)stop);
+}
+
+/*
+ * Replace the shadow bytes holding @from with @to. Racing with KASAN's own
+ * writes (an object freed while it is mapped) can at worst leave a freed
+ * object's granule unpoisoned or marked as the device's: a missed report,
+ * never a false one, since the marker is only set on memory that is mapped.
+ */
+static void shadow_swap(const void *addr, size_t size, u8 from, u8 to)
+{
+	u64 from_word = 0x0101010101010101ULL * from;
+	u64 to_word = 0x0101010101010101ULL * to;
+	u8 *s, *end;
+
+	shadow_range(addr, size, &s, &end);
+	if (!s)
+		return;
+	while (s < end && !IS_ALIGNED((unsigned long)s, SHADOW_WORD)) {
+		if (*s == from)
+			WRITE_ONCE(*s, to);
+		s++;
+	}
+	for (; s + SHADOW_WORD <= end; s += SHADOW_WORD) {
+		u64 w = READ_ONCE(*(u64 *)s);
+		unsigned int i;
+
+		if (w == from_word) {
+			WRITE_ONCE(*(u64 *)s, to_word);
+			continue;
+		}
+		if (w == to_word)
+			continue;
+		for (i = 0; i < SHADOW_WORD; i++)
+			if (s[i] == from)
+				WRITE_ONCE(s[i], to);
+	}
+	for (; s < end; s++)
+		if (*s == from)
+			WRITE_ONCE(*s, to);
+}
+
+/**
+ * kasan_poison_dma() - mark bytes as the device's
+ * @addr: start, in the linear map
+ * @size: length in bytes
+ *
+ * Only whole granules inside the range whose shadow says accessible.
+ */
+void kasan_poison_dma(const void *addr, size_t size)
+{
+	shadow_swap(addr, size, 0, KASAN_DMA_DEVICE_OWNED);
+}
+
+/**
+ * kasan_unpoison_dma() - give bytes marked as the device's back to the CPU
+ * @addr: start, in the linear map
+ * @size: length in bytes
+ */
+void kasan_unpoison_dma(const void *addr, size_t size)
+{
+	shadow_swap(addr, size, KASAN_DMA_DEVICE_OWNED, 0);
+}
+
+/**
+ * kasan_dma_owned() - does any byte in the range belong to a device?
+ * @addr: start
+ * @size: length in bytes
+ *
+ * Return: the first such byte, or NULL.
+ */
+const void *kasan_dma_owned(const void *addr, size_t size)
+{
+	u8 *s, *end, *p;
+
+	if (!addr_has_metadata(addr))
+		return NULL;
+	shadow_range(addr, size, &s, &end);
+	if (!s)
+		return NULL;
+	p = memchr(s, KASAN_DMA_DEVICE_OWNED, end - s);
+	return p ? kasan_shadow_to_mem(p) : NULL;
+}
+
+/**
+ * kasan_dma_freed() - was the memory at @addr freed?
+ * @addr: a byte of it
+ *
+ * Return: true if KASAN's shadow says the granule of @addr is a freed
+ * object or page.
+ */
+bool kasan_dma_freed(const void *addr)
+{
+	u8 s;
+
+	if (!addr_has_metadata(addr))
+		return false;
+	s = *(u8 *)kasan_mem_to_shadow(addr);
+	return s == KASAN_SLAB_FREE || s == KASAN_SLAB_FREE_META ||
+	       s == KASAN_PAGE_FREE;
+}
+
+/*
+ * From kasan_report(): an access that KASAN found bad because of the
+ * tracker's poison goes to the tracker's report, not KASAN's.
+ */
+bool kasan_dma_report(const void *addr, size_t size, bool is_write,
+		      unsigned long ip)
+{
+	const void *bad;
+
+	if (!dma_owner_poisoning() || !addr_has_metadata(addr))
+		return false;
+	bad = kasan_find_first_bad_addr(addr, size);
+	if (*(u8 *)kasan_mem_to_shadow(bad) != KASAN_DMA_DEVICE_OWNED)
+		return false;
+	return dma_owner_report_access(bad, size - (bad - addr), is_write, ip);
+}
+
+/*
+ * From the free paths, before KASAN checks the free: memory the device
+ * still owns is reported, and given back, so that KASAN sees the free as
+ * any other and poisons the memory as freed.
+ */
+void kasan_dma_free(const void *addr, size_t size, unsigned long ip)
+{
+	const void *owned;
+
+	if (!dma_owner_poisoning())
+		return;
+	owned = kasan_dma_owned(addr, size);
+	if (owned) {
+		dma_owner_report_free(addr, size, owned, ip);
+		kasan_unpoison_dma(addr, size);
+	}
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DMA ownership tracker: the bytes a device owns, poisoned in KASAN's shadow.
+ *
+ * The ownership checks see the calls, not the accesses: a driver that reads
+ * a buffer before dma_sync_*_for_cpu(), or writes one the device owns,
+ * makes no wrong call, and on a non-coherent or bounce-buffered machine
+ * reads stale data or loses its write. With dma_owner.poison=1 (generic
+ * KASAN), the bytes the device owns in a mapping it may write
+ * (DMA_FROM_DEVICE, DMA_BIDIRECTIONAL) are poisoned from the map or the sync
+ * for the device until the sync for the CPU or the unmap; kasan_report()
+ * hands an access to them to dma_owner_report_access(), which names the
+ * mapping. mm/kasan/dma.c keeps the shadow; this file decides what is
+ * poisoned.
+ *
+ * The DMA API's own accesses stay silent: mm/kasan/dma.c poisons only after
+ * the map and the sync for the device, once swiotlb has copied the buffer
+ * out, and unpoisons in the sync for the CPU and the unmap, before swiotlb
+ * copies it back (the hooks' places in kernel/dma/mapping.c). Every shadow
+ * change is made under the mapping's bucket lock, or while the entry is
+ * out of the table, so it follows the owners the checks see.
+ *
+ * A report must be justified by a mapping whose device owns the byte: a
+ * sync that may mean more than one mapping (identical handles) poisons
+ * nothing, and an access whose byte no such mapping holds any more is let
+ * through, its poison lifted.
+ */
+
+#define pr_fmt(fmt) "dma-owner: " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/dma-owner-poison.h>
+#include <linux/io.h>
+#include <linux/kallsyms.h>
+#include <linux/kasan.h>
+#include <linux/kstrtox.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "owner.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "dma_owner."
+
+DEFINE_STATIC_KEY_FALSE(dma_owner_poison_key);
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_key);
+
+static bool poison;
+
+static int poison_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (kstrtobool(val, &on)) {
+		pr_err("dma_owner.poison=%s: want 0 or 1, ignored\n", val);
+		return -EINVAL;
+	}
+	if (on && !IS_ENABLED(CONFIG_DMA_OWNER_POISON)) {
+		pr_err("dma_owner.poison=1 needs a kernel built with CONFIG_KASAN_GENERIC: not poisoning\n");
+		return -EINVAL;
+	}
+	poison = on;
+	return 0;
+}
+
+static const struct kernel_param_ops poison_ops = {
+	.set = poison_set,
+	.get = param_get_bool,
+};
+
+/* Boot only: the shadow of mappings made before would not follow a change. */
+module_param_cb(poison, &poison_ops, &poison, 0444);
+MODULE_PARM_DESC(poison,
+		 "Poison the bytes devices own in KASAN's shadow, to catch CPU accesses to them (needs CONFIG_KASAN_GENERIC)");
+
+/**
+ * dma_owner_poison_init() - start poisoning if dma_owner.poison=1 asked
+ */
+void __init dma_owner_poison_init(void)
+{
+	if (!poison)
+		return;
+	static_branch_enable(&dma_owner_poison_key);
+	pr_info("poisoning the bytes devices own in KASAN's shadow (dma_owner.poison=1)\n");
+}
+
+/**
+ * dma_owner_poison_wanted() - shall a new mapping's device bytes be poisoned?
+ * @phys: CPU physical address of the buffer, 0 if unknown
+ * @size: its length
+ * @dir: its direction
+ * @attrs: DMA_ATTR_* of the map call
+ * @api: the map or allocation function
+ *
+ * Only memory in the linear map, which KASAN's shadow covers and the CPU
+ * reaches through it, of a mapping the device may write, made with a sync
+ * (see dma_owner_poison_apply()). A resource is not memory, and
+ * noncontiguous memory is reached through a vmap.
+ *
+ * Return: true if it shall.
+ */
+bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs,
+			     enum dma_owner_api api)
+{
+	unsigned long first = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
+
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON) || !dma_owner_poisoning())
+		return false;
+	if (!phys || !size || (dir != DMA_FROM_DEVICE && dir != DMA_BIDIRECTIONAL) ||
+	    (attrs & DMA_ATTR_SKIP_CPU_SYNC))
+		return false;
+	if (api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_SG &&
+	    api != DMA_OWNER_API_PAGES)
+		return false;
+	if (!pfn_valid(first) || !pfn_valid(last) ||
+	    PageHighMem(pfn_to_page(first)) || PageHighMem(pfn_to_page(last)))
+		return false;
+	/* The stack and the image are reported as bad-memory, not poisoned. */
+	return !dma_owner_bad_memory(phys, size);
+}
+
+static u8 *buffer_of(struct dma_owner_entry *e)
+{
+	return phys_to_virt(dma_owner_to_wide_entry(e)->phys);
+}
+
+/**
+ * dma_owner_poison_apply() - make the shadow follow a mapping's owners
+ * @e: a poisoned entry, its bucket locked or not yet in the table
+ * @may_poison: false if the call that changed @e may have meant another
+ *		mapping: then nothing is poisoned, only the CPU's bytes freed
+ *
+ * The device's bytes are poisoned, whole granules only; every granule that
+ * holds a byte of the CPU's is unpoisoned. An inexact entry's CPU range
+ * holds every byte the CPU may own, so the rest is the device's for sure.
+ * A mapping made with DMA_ATTR_SKIP_CPU_SYNC is not: the checks take its
+ * bytes as the device's from the map, but the CPU keeps those it has not
+ * synced for the device yet (page_pool's fragments), and which ones they
+ * are is not kept.
+ */
+void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
+{
+	u8 *buf = buffer_of(e);
+	unsigned int i, n;
+	u32 at = 0, lo, hi;
+
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+		return;
+	if (!may_poison || e->skip_sync) {
+		kasan_unpoison_dma(buf, e->size);
+		return;
+	}
+	n = e->fragmented ? e->ranges->nr : e->cpu_lo != e->cpu_hi;
+	for (i = 0; i < n; i++) {
+		lo = e->fragmented ? e->ranges->r[i].lo : e->cpu_lo;
+		hi = e->fragmented ? e->ranges->r[i].hi : e->cpu_hi;
+		if (lo > at)
+			kasan_poison_dma(buf + at, lo - at);
+		kasan_unpoison_dma(buf + lo, hi - lo);
+		at = hi;
+	}
+	if (at < e->size)
+		kasan_poison_dma(buf + at, e->size - at);
+}
+
+/**
+ * dma_owner_poison_end() - unpoison a mapping that leaves the table
+ * @e: a poisoned entry, out of the table
+ *
+ * Before the unmap's swiotlb copy, and before the memory can be freed.
+ */
+void dma_owner_poison_end(struct dma_owner_entry *e)
+{
+	if (IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+		kasan_unpoison_dma(buffer_of(e), e->size);
+}
+
+/**
+ * dma_owner_poison_freed() - was a mapping's memory freed before its unmap?
+ * @e: an entry, its bucket locked or out of the table
+ *
+ * KASAN's shadow tells, for a poisoned mapping, whether the object or page
+ * its first byte is in was freed (and not yet reused). A free while the
+ * device owned some of it was reported then (dma_owner_report_free()).
+ *
+ * Return: true if it was, and not yet reported.
+ */
+bool dma_owner_poison_freed(struct dma_owner_entry *e)
+{
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON) || !e->poison)
+		return false;
+	return !dma_owner_to_wide_entry(e)->freed_reported &&
+	       kasan_dma_freed(buffer_of(e));
+}
+
+#ifdef CONFIG_DMA_OWNER_POISON
+
+/* A bucket, locked from a KASAN report: never wait for long. */
+static bool trylock_bucket(struct hlist_bl_head *b)
+{
+	unsigned int spins;
+
+	for (spins = 0; spins < 1000; spins++) {
+		if (bit_spin_trylock(0, (unsigned long *)b))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * The poisoned mapping whose device owns the byte at @addr, copied to
+ * @snap with the byte's offset. Its poison is lifted, so that one breach
+ * makes one report and the driver runs on; its next transition poisons
+ * again. A report walks the whole table: reports are rare, and the table
+ * is keyed by handle, not by CPU address.
+ */
+static bool find_owner(const void *addr, bool freed,
+		       struct dma_owner_entry *snap, u32 *offset)
+{
+	phys_addr_t phys = virt_to_phys((void *)addr);
+	struct dma_owner_wide_entry *we;
+	struct dma_owner_entry *e;
+	struct hlist_bl_node *pos;
+	struct hlist_bl_head *b;
+	unsigned long flags, i;
+	bool found = false;
+	u32 off;
+
+	for (i = 0; !found && i < (1UL << dma_owner_table_shift); i++) {
+		b = &dma_owner_table[i];
+		if (hlist_bl_empty(b))
+			continue;
+		local_irq_save(flags);
+		if (!trylock_bucket(b)) {
+			local_irq_restore(flags);
+			continue;
+		}
+		hlist_bl_for_each_entry(e, pos, b, node) {
+			if (!e->poison)
+				continue;
+			we = dma_owner_to_wide_entry(e);
+			if (phys < we->phys || phys - we->phys >= e->size)
+				continue;
+			off = phys - we->phys;
+			if (dma_owner_cpu_owns_any(e, off, off + 1))
+				continue;
+			dma_owner_snapshot(snap, e);
+			*offset = off;
+			if (freed)
+				we->freed_reported = 1;
+			kasan_unpoison_dma(buffer_of(e), e->size);
+			found = true;
+			break;
+		}
+		dma_owner_unlock_bucket(b, flags);
+	}
+	return found;
+}
+
+static void report_breach(enum dma_owner_kind kind,
+			  enum dma_owner_access access, const void *addr,
+			  size_t size, const void *owned, unsigned long ip)
+{
+	struct dma_owner_report r = {
+		.kind = kind, .caller = ip, .access = access,
+		.access_addr = addr, .has_entry = true,
+	};
+
+	if (!find_owner(owned, access == DMA_OWNER_ACCESS_FREE, &r.entry,
+			&r.access_offset)) {
+		/* No mapping justifies it: let it through, unreported. */
+		kasan_unpoison_dma(addr, size);
+		return;
+	}
+	r.dev = r.entry.dev;
+	r.addr = r.entry.handle + r.access_offset;
+	r.size = size;
+	r.dir = r.entry.dir;
+	r.api = r.entry.api;
+	dma_owner_report(&r);
+}
+
+/**
+ * dma_owner_report_access() - KASAN caught the CPU at a device's bytes
+ * @addr: the first byte of the access the device owns
+ * @size: the access's length from there
+ * @is_write: a write, else a read
+ * @ip: the instruction
+ *
+ * Called by kasan_report() for a byte poisoned by dma_owner_poison_apply().
+ *
+ * Return: true: KASAN reports nothing of its own.
+ */
+bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
+			     unsigned long ip)
+{
+	/* Nothing in the report path may trap again. */
+	kasan_disable_current();
+	rcu_read_lock();
+	report_breach(is_write ? DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED :
+				 DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED,
+		      is_write ? DMA_OWNER_ACCESS_WRITE : DMA_OWNER_ACCESS_READ,
+		      addr, size, addr, ip);
+	rcu_read_unlock();
+	kasan_enable_current();
+	return true;
+}
+
+/*
+ * The free's caller: KASAN's hooks run deep in the slab and page
+ * allocators, so the first frame after them, as KFENCE finds its
+ * allocation sites (mm/kfence/report.c).
+ */
+static unsigned long free_caller(unsigned long ip)
+{
+	static const char *const allocator[] = {
+		"kasan_", "__kasan_", "check_slab_allocation", "kfree",
+		"kmem_cache_free", "slab_free", "__slab_free", "do_slab_free",
+		"free_large_kmalloc", "kvfree", "__free_pages", "free_pages",
+		"free_unref_page", "free_the_page", "__free_frozen_pages",
+		"__folio_put", "folio_put", "put_page", "__put_page",
+		"mempool_free", "free_pages_prepare",
+	};
+	unsigned long frames[16];
+	char sym[KSYM_NAME_LEN];
+	unsigned int n, i, j, first = 0;
+
+	n = stack_trace_save(frames, ARRAY_SIZE(frames), 1);
+	for (i = 0; i < n; i++) {
+		if (lookup_symbol_name(frames[i], sym))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(allocator); j++)
+			if (str_has_prefix(sym, allocator[j]))
+				break;
+		if (j < ARRAY_SIZE(allocator))
+			first = i + 1;
+		else if (first)
+			break;
+	}
+	return first && first < n ? frames[first] : ip;
+}
+
+/**
+ * dma_owner_report_free() - memory is freed that a device owns bytes of
+ * @addr: the object or pages freed
+ * @size: their length
+ * @owned: the first byte the device owns
+ * @ip: the free's caller
+ *
+ * Called by KASAN's free hooks, which unpoison the memory after.
+ */
+void dma_owner_report_free(const void *addr, size_t size, const void *owned,
+			   unsigned long ip)
+{
+	kasan_disable_current();
+	rcu_read_lock();
+	report_breach(DMA_OWNER_FREED_WHILE_MAPPED, DMA_OWNER_ACCESS_FREE,
+		      addr, size, owned, free_caller(ip));
+	rcu_read_unlock();
+	kasan_enable_current();
+}
+
+#endif /* CONFIG_DMA_OWNER_POISON */
