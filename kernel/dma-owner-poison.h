@@ -26,10 +26,21 @@ bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
 void dma_owner_report_free(const void *addr, size_t size, const void *owned,
 			   unsigned long ip);
 
-/* KASAN's side: the shadow (CONFIG_DMA_OWNER_POISON only). */
+/* KASAN's side: the shadow. */
+#ifdef CONFIG_DMA_OWNER_POISON
 void kasan_poison_dma(const void *addr, size_t size);
 void kasan_unpoison_dma(const void *addr, size_t size);
 const void *kasan_dma_owned(const void *addr, size_t size);
 bool kasan_dma_freed(const void *addr);
+#else
+static inline void kasan_poison_dma(const void *addr, size_t size) { }
+static inline void kasan_unpoison_dma(const void *addr, size_t size) { }
+static inline const void *kasan_dma_owned(const void *addr, size_t size)
+{
+	return NULL;
+}
+
+static inline bool kasan_dma_freed(const void *addr) { return false; }
+#endif
 
 #endif /* _LINUX_DMA_OWNER_POISON_H */

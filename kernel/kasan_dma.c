@@ -18,6 +18,7 @@
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "kasan.h"
 
@@ -118,6 +119,7 @@ const void *kasan_dma_owned(const void *addr, size_t size)
 	p = memchr(s, KASAN_DMA_DEVICE_OWNED, end - s);
 	return p ? kasan_shadow_to_mem(p) : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(kasan_dma_owned);
 
 /**
  * kasan_dma_freed() - was the memory at @addr freed?

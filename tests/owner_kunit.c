@@ -1811,6 +1811,54 @@ static void test_dma_api_coherent(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
+/*
+ * dma_owner.poison: the shadow follows the owners, granule by granule: the
+ * device's whole granules poisoned, every granule with a CPU byte not.
+ * Poisoning is switched on for the case only; the buffer is never touched
+ * while poisoned.
+ */
+static void test_poison_shadow(struct kunit *test)
+{
+	u8 *buf;
+
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+		kunit_skip(test, "needs CONFIG_KASAN_GENERIC");
+	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	static_branch_enable(&dma_owner_poison_key);
+
+	__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE, 0,
+			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
+	__dma_owner_mapping_error(DEV(test), BASE);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf, 512), (const void *)buf);
+	/* Bytes 100-119: the granules at 96, 104 and 112 hold some. */
+	for_cpu(test, BASE + 100, 20, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf + 96, 24));
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 88, 8), (const void *)(buf + 88));
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 120, 8), (const void *)(buf + 120));
+	for_dev(test, BASE + 100, 20, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 96, 24), (const void *)(buf + 96));
+	unmap(test, BASE, 512, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
+
+	/* Never poisoned: the CPU may read these, or keeps unknown bytes. */
+	__dma_owner_map(DEV(test), BASE, 512, DMA_TO_DEVICE, 0,
+			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
+	__dma_owner_mapping_error(DEV(test), BASE);
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
+	unmap(test, BASE, 512, DMA_TO_DEVICE);
+	__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE,
+			DMA_ATTR_SKIP_CPU_SYNC, DMA_OWNER_API_PAGE,
+			virt_to_phys(buf), _RET_IP_);
+	__dma_owner_mapping_error(DEV(test), BASE);
+	for_dev(test, BASE, 512, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
+	unmap(test, BASE, 512, DMA_FROM_DEVICE);
+
+	static_branch_disable(&dma_owner_poison_key);
+	EXPECT_SILENT(test);
+}
+
 static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_full_cycle),
 	KUNIT_CASE(test_unmap_from_either_owner),
@@ -1874,6 +1922,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_dma_api_hooks),
 	KUNIT_CASE(test_dma_api_noncoherent),
 	KUNIT_CASE(test_dma_api_coherent),
+	KUNIT_CASE(test_poison_shadow),
 	/* last: it makes every real device incomplete */
 	KUNIT_CASE(test_toggle_with_live_mappings),
 	{}

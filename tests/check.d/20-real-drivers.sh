@@ -7,8 +7,9 @@
 # on dma-direct, swiotlb=force and intel-iommu; then fleets of several
 # devices a boot, all busy at once: e100, pcnet32, vmxnet3, 8139cp,
 # sym53c8xx, megaraid_sas, vmw_pvscsi, virtio-scsi, usb-storage behind xhci
-# and ehci, and mmc behind sdhci-pci, on all three DMA paths. The run must
-# stay free of lockdep, KASAN and WARNs. A report on these drivers is
+# and ehci, and mmc behind sdhci-pci, on all three DMA paths. Every boot
+# has dma_owner.poison=1, so the CPU's accesses to bytes a device owns are
+# caught too. The run must stay free of lockdep, KASAN and WARNs. A report on these drivers is
 # either a documented driver bug (a finding) or a tracker bug to fix. The
 # findings (FINDINGS.md; FINDINGS in
 # lib-test.sh): e1000 reposts rx copybreak buffers without syncing them for
@@ -48,6 +49,7 @@ echo "dma_path iommu_group=\$([ -e /sys/bus/pci/devices/\$(pci_of /sys/class/net
 echo "nic_device \$(pci_of /sys/class/net/eth0/device)"
 echo "disk_device \$(pci_of /sys/block/${disk#/dev/}/device)"
 counts
+echo "poison \$(cat /sys/module/dma_owner/parameters/poison)"
 echo "packets \$((\$(cat /sys/class/net/eth0/statistics/rx_packets) + \$(cat /sys/class/net/eth0/statistics/tx_packets)))"
 report_sites
 cat /sys/kernel/debug/dma-owner/stats
@@ -56,6 +58,8 @@ S
 	vm "$T/$name.out" --timeout 900 --allow-warn "$REPORT_WARN" "$@" "$T/$name.sh"
 	check "$name: traffic verified, no splat" \
 		"rc=$rc: $(tail -2 "$T/$name.out") $(head -2 "$T/$name.out.err")" [ $rc = 0 ]
+	check "$name: the run had dma_owner.poison=1" "$(grep -m1 '^poison' "$T/$name.out")" \
+		grep -q '^poison Y' "$T/$name.out"
 	local maps syncs
 	maps=$(stat "$T/$name.out" maps)
 	syncs=$(stat "$T/$name.out" syncs_for_cpu)
