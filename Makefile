@@ -11,6 +11,7 @@
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
 #   make bench        the tracker's cost against none and dma-debug (~10 min; its two kernels take ~40 min to build cold)
 #   make profile      where the tracker's and dma-debug's instructions go, per function and cycle
+#   make bench-poison what dma_owner.poison=1 adds to a cycle on the KASAN test kernel
 #   make mutants [MUTANTS="name ..."]
 #                     does the suite catch tests/mutants/*.patch? (~75 min)
 #   make dmaown       the dmaown tool for this machine, in out/bin/dmaown
@@ -22,7 +23,7 @@ SHELL := /bin/bash
 export DMA_OWNER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dma-owner
 export QEMU_ARGS KERNEL_ARGS ACCEL
 
-.PHONY: all setup kernel run shell check vm-run kdir patches lint bench profile mutants dmaown clean help
+.PHONY: all setup kernel run shell check vm-run kdir patches lint bench profile bench-poison mutants dmaown clean help
 
 all: help
 
@@ -67,6 +68,9 @@ bench: setup
 
 profile: setup
 	@scripts/bench.sh --profile
+
+bench-poison: setup
+	@scripts/bench.sh --poison
 
 mutants: kernel
 	@scripts/mutants.sh $(MUTANTS)

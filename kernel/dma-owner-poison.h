@@ -10,6 +10,8 @@
 #define _LINUX_DMA_OWNER_POISON_H
 
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 
 DECLARE_STATIC_KEY_FALSE(dma_owner_poison_key);
@@ -19,6 +21,36 @@ static __always_inline bool dma_owner_poisoning(void)
 {
 	return static_branch_unlikely(&dma_owner_poison_key);
 }
+
+#ifdef CONFIG_DMA_OWNER_POISON
+DECLARE_PER_CPU(unsigned int, dma_owner_poison_paused);
+
+/*
+ * Around a sync for the device: swiotlb copies the buffer to the bounce
+ * buffer, bytes the device still owns included (a sync of a whole buffer
+ * whose header alone the CPU took), before the tracker sees the sync.
+ * Such accesses on this CPU go on unreported until dma_owner_poison_resume().
+ */
+static __always_inline bool dma_owner_poison_pause(void)
+{
+	if (!dma_owner_poisoning())
+		return false;
+	preempt_disable();
+	this_cpu_inc(dma_owner_poison_paused);
+	return true;
+}
+
+static __always_inline void dma_owner_poison_resume(bool paused)
+{
+	if (paused) {
+		this_cpu_dec(dma_owner_poison_paused);
+		preempt_enable();
+	}
+}
+#else
+static inline bool dma_owner_poison_pause(void) { return false; }
+static inline void dma_owner_poison_resume(bool paused) { }
+#endif
 
 /* The tracker's side: reports. */
 bool dma_owner_report_access(const void *addr, size_t size, bool is_write,

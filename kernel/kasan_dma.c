@@ -15,6 +15,7 @@
  */
 
 #include <linux/dma-owner-poison.h>
+#include <linux/hardirq.h>
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/string.h>
@@ -25,11 +26,22 @@
 /* Eight granules at a time: the shadow of 64 bytes, in one load. */
 #define SHADOW_WORD	sizeof(u64)
 
-static void shadow_range(const void *addr, size_t size, u8 **first, u8 **end)
+/*
+ * The shadow of the granules inside [@addr, @addr + @size), or, @outward,
+ * of every granule that holds a byte of it.
+ */
+static void shadow_range(const void *addr, size_t size, bool outward,
+			 u8 **first, u8 **end)
 {
-	unsigned long start = round_up((unsigned long)addr, KASAN_GRANULE_SIZE);
-	unsigned long stop = round_down((unsigned long)addr + size,
-					KASAN_GRANULE_SIZE);
+	unsigned long start = (unsigned long)addr, stop = start + size;
+
+	if (outward) {
+		start = round_down(start, KASAN_GRANULE_SIZE);
+		stop = round_up(stop, KASAN_GRANULE_SIZE);
+	} else {
+		start = round_up(start, KASAN_GRANULE_SIZE);
+		stop = round_down(stop, KASAN_GRANULE_SIZE);
+	}
 
 	if (start >= stop) {
 		*first = *end = NULL;
@@ -45,13 +57,14 @@ static void shadow_range(const void *addr, size_t size, u8 **first, u8 **end)
  * object's granule unpoisoned or marked as the device's: a missed report,
  * never a false one, since the marker is only set on memory that is mapped.
  */
-static void shadow_swap(const void *addr, size_t size, u8 from, u8 to)
+static void shadow_swap(const void *addr, size_t size, bool outward, u8 from,
+			u8 to)
 {
 	u64 from_word = 0x0101010101010101ULL * from;
 	u64 to_word = 0x0101010101010101ULL * to;
 	u8 *s, *end;
 
-	shadow_range(addr, size, &s, &end);
+	shadow_range(addr, size, outward, &s, &end);
 	if (!s)
 		return;
 	while (s < end && !IS_ALIGNED((unsigned long)s, SHADOW_WORD)) {
@@ -83,21 +96,25 @@ static void shadow_swap(const void *addr, size_t size, u8 from, u8 to)
  * @addr: start, in the linear map
  * @size: length in bytes
  *
- * Only whole granules inside the range whose shadow says accessible.
+ * Only whole granules inside the range whose shadow says accessible: a
+ * granule that holds a byte outside it keeps its shadow.
  */
 void kasan_poison_dma(const void *addr, size_t size)
 {
-	shadow_swap(addr, size, 0, KASAN_DMA_DEVICE_OWNED);
+	shadow_swap(addr, size, false, 0, KASAN_DMA_DEVICE_OWNED);
 }
 
 /**
  * kasan_unpoison_dma() - give bytes marked as the device's back to the CPU
  * @addr: start, in the linear map
  * @size: length in bytes
+ *
+ * Every granule that holds a byte of the range: the CPU may access any of
+ * its bytes. Only the marker is lifted.
  */
 void kasan_unpoison_dma(const void *addr, size_t size)
 {
-	shadow_swap(addr, size, KASAN_DMA_DEVICE_OWNED, 0);
+	shadow_swap(addr, size, true, KASAN_DMA_DEVICE_OWNED, 0);
 }
 
 /**
@@ -113,7 +130,7 @@ const void *kasan_dma_owned(const void *addr, size_t size)
 
 	if (!addr_has_metadata(addr))
 		return NULL;
-	shadow_range(addr, size, &s, &end);
+	shadow_range(addr, size, true, &s, &end);
 	if (!s)
 		return NULL;
 	p = memchr(s, KASAN_DMA_DEVICE_OWNED, end - s);
@@ -139,21 +156,49 @@ bool kasan_dma_freed(const void *addr)
 	       s == KASAN_PAGE_FREE;
 }
 
+DEFINE_PER_CPU(unsigned int, dma_owner_poison_paused);
+EXPORT_PER_CPU_SYMBOL_GPL(dma_owner_poison_paused);
+
 /*
- * From kasan_report(): an access that KASAN found bad because of the
- * tracker's poison goes to the tracker's report, not KASAN's.
+ * From kasan_report(): is the access bad only because of the tracker's
+ * poison? Then the tracker reports it, not KASAN, and the access goes on
+ * (memcpy() and memset() copy nothing after a report). An access that
+ * also touches KASAN's own poison is KASAN's to report.
+ *
+ * Return: true if the access was the tracker's business.
  */
 bool kasan_dma_report(const void *addr, size_t size, bool is_write,
 		      unsigned long ip)
 {
-	const void *bad;
+	unsigned long start = (unsigned long)addr, end = start + size, g;
+	const void *owned = NULL;
+	s8 s;
 
-	if (!dma_owner_poisoning() || !addr_has_metadata(addr))
+	if (!dma_owner_poisoning() || !size || !addr_has_metadata(addr) ||
+	    !addr_has_metadata((void *)(end - 1)))
 		return false;
-	bad = kasan_find_first_bad_addr(addr, size);
-	if (*(u8 *)kasan_mem_to_shadow(bad) != KASAN_DMA_DEVICE_OWNED)
+	for (g = round_down(start, KASAN_GRANULE_SIZE); g < end;
+	     g += KASAN_GRANULE_SIZE) {
+		s = READ_ONCE(*(s8 *)kasan_mem_to_shadow((void *)g));
+		if ((u8)s == KASAN_DMA_DEVICE_OWNED) {
+			owned = owned ?: (void *)max(g, start);
+			continue;
+		}
+		/* Accessible, or accessible up to where the access ends. */
+		if (!s || (s > 0 && min(end, g + KASAN_GRANULE_SIZE) - g <= s))
+			continue;
 		return false;
-	return dma_owner_report_access(bad, size - (bad - addr), is_write, ip);
+	}
+	if (!owned)
+		return false;
+	/*
+	 * The DMA API's own copies (swiotlb's, in a sync for the device)
+	 * and NMIs, which may interrupt the report path's locks, go on.
+	 */
+	if (this_cpu_read(dma_owner_poison_paused) || in_nmi())
+		return true;
+	dma_owner_report_access(owned, end - (unsigned long)owned, is_write, ip);
+	return true;
 }
 
 /*

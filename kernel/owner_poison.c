@@ -13,16 +13,18 @@
  * mapping. mm/kasan/dma.c keeps the shadow; this file decides what is
  * poisoned.
  *
- * The DMA API's own accesses stay silent: mm/kasan/dma.c poisons only after
- * the map and the sync for the device, once swiotlb has copied the buffer
- * out, and unpoisons in the sync for the CPU and the unmap, before swiotlb
- * copies it back (the hooks' places in kernel/dma/mapping.c). Every shadow
- * change is made under the mapping's bucket lock, or while the entry is
- * out of the table, so it follows the owners the checks see.
+ * The DMA API's own accesses stay silent: a mapping is poisoned after the
+ * map, once swiotlb has copied the buffer out; swiotlb's copy in a sync for
+ * the device runs paused (dma_owner_poison_pause()); the sync for the CPU
+ * and the unmap unpoison before swiotlb copies the buffer back (the hooks'
+ * places in kernel/dma/mapping.c). Every shadow change is made under the
+ * mapping's bucket lock, or while the entry is out of the table, so it
+ * follows the owners the checks see.
  *
  * A report must be justified by a mapping whose device owns the byte: a
  * sync that may mean more than one mapping (identical handles) poisons
- * nothing, and an access whose byte no such mapping holds any more is let
+ * nothing, an access to a byte that another mapping gives the CPU is not
+ * reported, and one whose byte no mapping's device owns any more is let
  * through, its poison lifted.
  */
 
@@ -31,7 +33,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-owner-poison.h>
 #include <linux/io.h>
-#include <linux/kallsyms.h>
 #include <linux/kasan.h>
 #include <linux/kstrtox.h>
 #include <linux/mm.h>
@@ -95,10 +96,14 @@ void __init dma_owner_poison_init(void)
  * @attrs: DMA_ATTR_* of the map call
  * @api: the map or allocation function
  *
- * Only memory in the linear map, which KASAN's shadow covers and the CPU
- * reaches through it, of a mapping the device may write, made with a sync
- * (see dma_owner_poison_apply()). A resource is not memory, and
- * noncontiguous memory is reached through a vmap.
+ * Only the kernel's own memory in the linear map, which KASAN's shadow
+ * covers and the CPU reaches through it, of a mapping the device may write,
+ * made with a sync (see dma_owner_poison_apply()). A resource is not
+ * memory, noncontiguous memory is reached through a vmap, reserved pages
+ * and device memory may have no shadow of their own (KASAN maps its
+ * read-only zero page there), and user memory (an O_DIRECT buffer, the page
+ * cache) is the user's to read at any time, through a mapping KASAN does
+ * not see or through the kernel (/proc/PID/mem, a core dump).
  *
  * Return: true if it shall.
  */
@@ -107,6 +112,9 @@ bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
 			     enum dma_owner_api api)
 {
 	unsigned long first = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
+	unsigned long pfn;
+	struct folio *folio;
+	struct page *page;
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON) || !dma_owner_poisoning())
 		return false;
@@ -116,9 +124,18 @@ bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
 	if (api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_SG &&
 	    api != DMA_OWNER_API_PAGES)
 		return false;
-	if (!pfn_valid(first) || !pfn_valid(last) ||
-	    PageHighMem(pfn_to_page(first)) || PageHighMem(pfn_to_page(last)))
-		return false;
+	for (pfn = first; pfn <= last; pfn++) {
+		if (!pfn_valid(pfn))
+			return false;
+		page = pfn_to_page(pfn);
+		if (PageHighMem(page) || PageReserved(page) ||
+		    is_zone_device_page(page))
+			return false;
+		folio = page_folio(page);
+		if (!folio_test_slab(folio) &&
+		    (folio_test_anon(folio) || folio->mapping))
+			return false;
+	}
 	/* The stack and the image are reported as bad-memory, not poisoned. */
 	return !dma_owner_bad_memory(phys, size);
 }
@@ -214,10 +231,12 @@ static bool trylock_bucket(struct hlist_bl_head *b)
 
 /*
  * The poisoned mapping whose device owns the byte at @addr, copied to
- * @snap with the byte's offset. Its poison is lifted, so that one breach
- * makes one report and the driver runs on; its next transition poisons
- * again. A report walks the whole table: reports are rare, and the table
- * is keyed by handle, not by CPU address.
+ * @snap with the byte's offset; none if another mapping that holds the
+ * byte gives it to the CPU, or may (the access may be through that one).
+ * The mapping's poison is lifted, so that one breach makes one report and
+ * the driver runs on; its next transition poisons again. A report walks
+ * the whole table: reports are rare, and the table is keyed by handle,
+ * not by CPU address.
  */
 static bool find_owner(const void *addr, bool freed,
 		       struct dma_owner_entry *snap, u32 *offset)
@@ -228,10 +247,10 @@ static bool find_owner(const void *addr, bool freed,
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
 	unsigned long flags, i;
-	bool found = false;
+	bool found = false, cpu = false;
 	u32 off;
 
-	for (i = 0; !found && i < (1UL << dma_owner_table_shift); i++) {
+	for (i = 0; !cpu && i < (1UL << dma_owner_table_shift); i++) {
 		b = &dma_owner_table[i];
 		if (hlist_bl_empty(b))
 			continue;
@@ -241,13 +260,18 @@ static bool find_owner(const void *addr, bool freed,
 			continue;
 		}
 		hlist_bl_for_each_entry(e, pos, b, node) {
-			if (!e->poison)
+			if (!e->has_csum && !e->has_lines && !e->poison)
 				continue;
 			we = dma_owner_to_wide_entry(e);
-			if (phys < we->phys || phys - we->phys >= e->size)
+			if (!we->phys || phys < we->phys || phys - we->phys >= e->size)
 				continue;
 			off = phys - we->phys;
-			if (dma_owner_cpu_owns_any(e, off, off + 1))
+			if (e->api == DMA_OWNER_API_COHERENT || e->skip_sync ||
+			    dma_owner_cpu_owns_any(e, off, off + 1)) {
+				cpu = true;
+				break;
+			}
+			if (found || !e->poison)
 				continue;
 			dma_owner_snapshot(snap, e);
 			*offset = off;
@@ -255,11 +279,10 @@ static bool find_owner(const void *addr, bool freed,
 				we->freed_reported = 1;
 			kasan_unpoison_dma(buffer_of(e), e->size);
 			found = true;
-			break;
 		}
 		dma_owner_unlock_bucket(b, flags);
 	}
-	return found;
+	return found && !cpu;
 }
 
 static void report_breach(enum dma_owner_kind kind,
@@ -271,7 +294,12 @@ static void report_breach(enum dma_owner_kind kind,
 		.access_addr = addr, .has_entry = true,
 	};
 
-	if (!find_owner(owned, access == DMA_OWNER_ACCESS_FREE, &r.entry,
+	/*
+	 * While tracking is switched, or the filter changes, an unmap may
+	 * have gone unseen before the table is emptied: nothing is justified.
+	 */
+	if (!dma_owner_tracking() || READ_ONCE(dma_owner_settling) ||
+	    !find_owner(owned, access == DMA_OWNER_ACCESS_FREE, &r.entry,
 			&r.access_offset)) {
 		/* No mapping justifies it: let it through, unreported. */
 		kasan_unpoison_dma(addr, size);
@@ -326,14 +354,14 @@ static unsigned long free_caller(unsigned long ip)
 		"__folio_put", "folio_put", "put_page", "__put_page",
 		"mempool_free", "free_pages_prepare",
 	};
-	unsigned long frames[16];
-	char sym[KSYM_NAME_LEN];
+	unsigned long frames[12];
 	unsigned int n, i, j, first = 0;
+	char sym[48];
 
 	n = stack_trace_save(frames, ARRAY_SIZE(frames), 1);
 	for (i = 0; i < n; i++) {
-		if (lookup_symbol_name(frames[i], sym))
-			continue;
+		/* Long enough for the prefixes; longer names are cut. */
+		scnprintf(sym, sizeof(sym), "%ps", (void *)frames[i]);
 		for (j = 0; j < ARRAY_SIZE(allocator); j++)
 			if (str_has_prefix(sym, allocator[j]))
 				break;

@@ -29,9 +29,14 @@
 # instruction alike (a cache miss or an atomic costs no more than an add):
 # the ratios are those of work done, not of a real CPU's time.
 #
-# usage: bench.sh [--smoke | --profile]
+# usage: bench.sh [--smoke | --profile | --poison]
 #   --smoke    one short boot of the tracker kernel (the check that the
 #              benchmark still runs)
+#   --poison   what dma_owner.poison=1 adds ("make bench-poison"): the
+#              test kernel (KASAN, lockdep) booted with the tracker, with
+#              and without poisoning, and a dma_owner_bench.ko cycle's
+#              instructions in each (out/bench/poison.txt). About 4
+#              minutes once built.
 #   --profile  where the instructions go ("make profile"): boots off,
 #              tracker and dma-debug under tests/bench/insn_profile.c, a
 #              QEMU plugin that counts each kernel instruction executed,
@@ -43,13 +48,14 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 
-smoke= profile=
+smoke= profile= poison=
 case "$1" in
 --smoke) smoke=1 ;;
 --profile) profile=1 ;;
+--poison) poison=1 ;;
 "") ;;
--h|--help) sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "usage: bench.sh [--smoke | --profile]" ;;
+-h|--help) sed -n '3,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "usage: bench.sh [--smoke | --profile | --poison]" ;;
 esac
 
 out=$REPO/out/bench
@@ -119,6 +125,35 @@ profile_boot() {
 		{ tail -20 "$out/profile.log" >&2; die "profile: the $mode boot failed"; }
 	[ -s "$pcs" ] || die "profile: the plugin wrote no counts ($pcs)"
 }
+
+if [ -n "$poison" ]; then
+	# The test kernel: poisoning needs KASAN, which no production kernel
+	# has; the figure is what poisoning adds to a kernel that has it.
+	build test
+	: >"$out/raw.txt"
+	for m in "tracker:dma_debug=off" "tracker+poison:dma_debug=off dma_owner.poison=1"; do
+		ITERS=${ITERS:-2000} REPS=${REPS:-3} LIVES=${LIVES:-1} WORKLOAD_REPS=0 \
+			boot "${m%%:*}" test "${m#*:}"
+	done
+	/usr/bin/python3 - "$out/raw.txt" <<'PY' | tee "$out/poison.txt"
+import re, statistics, sys
+ns = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'(\S+) B op=(\w+) threads=1 live=1 rep=\d+ ns=(\d+)', line)
+    if m:
+        ns.setdefault((m.group(1), m.group(2)), []).append(int(m.group(3)))
+print('instructions per cycle on the test kernel (KASAN, lockdep), median of %d'
+      % len(ns.get(('tracker', 'map'), [])))
+print('%-34s %10s %16s %8s' % ('cycle', 'tracker', 'tracker+poison', 'ratio'))
+for op, name in (('map', 'map+unmap'),
+                 ('sync', 'map+sync_for_cpu+sync_for_device+unmap')):
+    a = statistics.median(ns[('tracker', op)])
+    b = statistics.median(ns[('tracker+poison', op)])
+    print('%-34s %10d %16d %8.2f' % (name, a, b, b / a))
+PY
+	say "bench: poison done in $(( $(date +%s) - start ))s; out/bench/poison.txt"
+	exit
+fi
 
 if [ -n "$profile" ]; then
 	gcc -O2 -Wall -shared -fPIC -o "$tools/insn_profile.so" \

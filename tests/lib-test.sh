@@ -86,7 +86,7 @@ KINDS="missing-sync-for-device redundant-sync-for-device unknown-handle
 use-after-unmap out-of-range dir-mismatch size-mismatch
 cpu-write-while-device-owned leak map-error-unchecked api-mismatch
 sg-count-mismatch sg-segment-limit bad-memory cpu-address-mismatch
-cache-line-shared"
+cache-line-shared cpu-read-while-device-owned freed-while-mapped"
 NR_KINDS=$(echo $KINDS | wc -w)
 
 # The documented findings (FINDINGS.md), one
@@ -99,6 +99,8 @@ NR_KINDS=$(echo $KINDS | wc -w)
 # finding to document.
 FINDINGS="e1000 missing-sync-for-device e1000_clean_rx_irq
 e100 redundant-sync-for-device e100_*
+e100 cpu-write-while-device-owned e100_*
+e100 cpu-read-while-device-owned e100_*
 virtio-pci cache-line-shared vring_map_one_sg virtnet_send_command_reply|__virtscsi_add_cmd"
 
 # is_finding DRIVER KIND FUNCTION: does a documented finding match? A

@@ -1439,13 +1439,17 @@ static int poison_correct(struct device *dev, void *buf)
 	dma_unmap_single(dev, h, 2048, DMA_FROM_DEVICE);
 	poison_sink += READ_ONCE(p[100]);
 
-	/* A range synced on unaligned bytes: read at both of its ends. */
+	/*
+	 * A range synced on unaligned bytes: read at both of its ends. Then
+	 * the whole buffer back to the device, which swiotlb copies out,
+	 * bytes the device kept included.
+	 */
 	if (map_single(dev, buf, BUF_SIZE, DMA_BIDIRECTIONAL, &h))
 		return -ENOMEM;
 	dma_sync_single_range_for_cpu(dev, h, 250, 140, DMA_BIDIRECTIONAL);
 	poison_sink += READ_ONCE(p[250]) + READ_ONCE(p[389]);
 	WRITE_ONCE(p[251], 3);
-	dma_sync_single_range_for_device(dev, h, 250, 140, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
 	dma_unmap_single(dev, h, BUF_SIZE, DMA_BIDIRECTIONAL);
 
 	/* A DMA_TO_DEVICE buffer is read by the CPU while the device reads it. */
@@ -1481,6 +1485,34 @@ static int poison_correct(struct device *dev, void *buf)
 	dma_unmap_single(dev, h, 300, DMA_FROM_DEVICE);
 	poison_sink += READ_ONCE(k[299]);
 	kfree(k);
+	return 0;
+}
+
+/*
+ * One buffer mapped twice: without an IOMMU or swiotlb the two have one
+ * handle, and a sync may mean either. After two syncs for the CPU and one
+ * for the device, one of them is the CPU's, whichever the calls meant: the
+ * CPU may read. With two handles, the device owns the first again, and
+ * the read is left out.
+ */
+static int poison_identical_handles(struct device *dev, void *buf)
+{
+	u8 *p = buf;
+	dma_addr_t h1, h2;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h1))
+		return -ENOMEM;
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &h2)) {
+		dma_unmap_single(dev, h1, 2048, DMA_FROM_DEVICE);
+		return -ENOMEM;
+	}
+	dma_sync_single_for_cpu(dev, h1, 2048, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(dev, h2, 2048, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(dev, h1, 2048, DMA_FROM_DEVICE);
+	if (h1 == h2)
+		poison_sink = READ_ONCE(p[100]);
+	dma_unmap_single(dev, h1, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h2, 2048, DMA_FROM_DEVICE);
 	return 0;
 }
 
@@ -2117,6 +2149,7 @@ static const struct scenario scenarios[] = {
 	{ "cache_line_shared",		"cache-line-shared", cache_line_shared },
 	{ "leak",			"leak", leak },
 	{ "poison_correct",		"none", poison_correct },
+	{ "poison_identical_handles",	"none", poison_identical_handles },
 	{ "poison_read_before_sync",	"cpu-read-while-device-owned",
 	  poison_read_before_sync },
 	{ "poison_write_after_sync_for_device", "cpu-write-while-device-owned",

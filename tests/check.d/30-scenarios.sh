@@ -52,7 +52,7 @@ matrix() {
 		fi
 		# KASAN caught the access: the report names the function that
 		# made it (or, for a free, the function that called kfree()).
-		case $name in poison_correct) ;; poison_*)
+		case $name in poison_correct|poison_identical_handles) ;; poison_*)
 			check "$mode/$name: the report names the scenario's own function" \
 				"report in ${dmesgfn:-nothing}, want $name" [ "$dmesgfn" = "$name" ] ;;
 		esac
@@ -79,8 +79,8 @@ matrix() {
 	local poisoned
 	poisoned=$(tr -d '\r' <"$T/$mode.out" | grep -c '^R name=poison_')
 	case $mode in direct|swiotlb|iommu)
-		check "$mode: the dma_owner.poison scenarios ran" "$poisoned ran, want 7" \
-			[ "$poisoned" = 7 ] ;;
+		check "$mode: the dma_owner.poison scenarios ran" "$poisoned ran, want 8" \
+			[ "$poisoned" = 8 ] ;;
 	esac
 	[ "$mode" = direct ] || return 0
 	# The reports the docs quote are this run's (scripts/doc-examples.py
