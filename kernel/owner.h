@@ -595,14 +595,33 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 void dma_owner_lines_del(struct dma_owner_wide_entry *we);
 unsigned int dma_owner_cache_line(void);
 
-/* owner_poison.c: the device's bytes poisoned in KASAN's shadow */
-bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
-			     enum dma_data_direction dir, unsigned long attrs,
-			     enum dma_owner_api api);
+/*
+ * owner_poison.c: the device's bytes poisoned in KASAN's shadow. Every map
+ * and unmap asks; the answers for a kernel that does not poison are inline.
+ */
+bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs,
+			       enum dma_owner_api api);
 void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison);
 void dma_owner_poison_end(struct dma_owner_entry *e);
-bool dma_owner_poison_freed(struct dma_owner_entry *e);
+bool __dma_owner_poison_freed(struct dma_owner_entry *e);
 void dma_owner_poison_init(void);
+
+/* Shall a new mapping's device bytes be poisoned? */
+static inline bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+					   enum dma_data_direction dir,
+					   unsigned long attrs,
+					   enum dma_owner_api api)
+{
+	return dma_owner_poisoning() &&
+	       __dma_owner_poison_wanted(phys, size, dir, attrs, api);
+}
+
+/* Was a poisoned mapping's memory freed before its unmap? */
+static inline bool dma_owner_poison_freed(struct dma_owner_entry *e)
+{
+	return unlikely(e->poison) && __dma_owner_poison_freed(e);
+}
 
 /* owner_report.c */
 void dma_owner_report(struct dma_owner_report *r);

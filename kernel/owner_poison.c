@@ -89,7 +89,7 @@ void __init dma_owner_poison_init(void)
 }
 
 /**
- * dma_owner_poison_wanted() - shall a new mapping's device bytes be poisoned?
+ * __dma_owner_poison_wanted() - shall a new mapping's device bytes be poisoned?
  * @phys: CPU physical address of the buffer, 0 if unknown
  * @size: its length
  * @dir: its direction
@@ -107,16 +107,16 @@ void __init dma_owner_poison_init(void)
  *
  * Return: true if it shall.
  */
-bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
-			     enum dma_data_direction dir, unsigned long attrs,
-			     enum dma_owner_api api)
+bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs,
+			       enum dma_owner_api api)
 {
 	unsigned long first = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
 	unsigned long pfn;
 	struct folio *folio;
 	struct page *page;
 
-	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON) || !dma_owner_poisoning())
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		return false;
 	if (!phys || !size || (dir != DMA_FROM_DEVICE && dir != DMA_BIDIRECTIONAL) ||
 	    (attrs & DMA_ATTR_SKIP_CPU_SYNC))
@@ -197,7 +197,7 @@ void dma_owner_poison_end(struct dma_owner_entry *e)
 }
 
 /**
- * dma_owner_poison_freed() - was a mapping's memory freed before its unmap?
+ * __dma_owner_poison_freed() - was a mapping's memory freed before its unmap?
  * @e: an entry, its bucket locked or out of the table
  *
  * KASAN's shadow tells, for a poisoned mapping, whether the object or page
@@ -206,9 +206,9 @@ void dma_owner_poison_end(struct dma_owner_entry *e)
  *
  * Return: true if it was, and not yet reported.
  */
-bool dma_owner_poison_freed(struct dma_owner_entry *e)
+bool __dma_owner_poison_freed(struct dma_owner_entry *e)
 {
-	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON) || !e->poison)
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		return false;
 	return !dma_owner_to_wide_entry(e)->freed_reported &&
 	       kasan_dma_freed(buffer_of(e));
