@@ -35,6 +35,10 @@ static void shadow_range(const void *addr, size_t size, bool outward,
 {
 	unsigned long start = (unsigned long)addr, stop = start + size;
 
+	if (!size) {
+		*first = *end = NULL;
+		return;
+	}
 	if (outward) {
 		start = round_down(start, KASAN_GRANULE_SIZE);
 		stop = round_up(stop, KASAN_GRANULE_SIZE);

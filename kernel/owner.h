@@ -602,8 +602,10 @@ unsigned int dma_owner_cache_line(void);
 bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
 			       enum dma_data_direction dir, unsigned long attrs,
 			       enum dma_owner_api api);
+struct dma_owner_wide_entry *dma_owner_poison_alloc(void);
+void dma_owner_poison_index(struct dma_owner_entry *e);
 void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison);
-void dma_owner_poison_end(struct dma_owner_entry *e);
+void dma_owner_poison_free(struct dma_owner_entry *e);
 bool __dma_owner_poison_freed(struct dma_owner_entry *e);
 void dma_owner_poison_init(void);
 

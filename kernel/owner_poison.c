@@ -21,6 +21,11 @@
  * mapping's bucket lock, or while the entry is out of the table, so it
  * follows the owners the checks see.
  *
+ * A report needs the mapping of a CPU address, which the table, keyed by
+ * handle, cannot give: poisoned mappings are also indexed by physical
+ * address, as the table indexes handles (a chunk per size level), in an
+ * index of their own under one lock; a report looks at two chunks a level.
+ *
  * A report must be justified by a mapping whose device owns the byte: a
  * sync that may mean more than one mapping (identical handles) poisons
  * nothing, an access to a byte that another mapping gives the CPU is not
@@ -37,6 +42,7 @@
 #include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -50,6 +56,28 @@ DEFINE_STATIC_KEY_FALSE(dma_owner_poison_key);
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_key);
 
 static bool poison;
+
+/* A poisoned mapping: a wide entry, in the index by physical address. */
+struct poison_entry {
+	struct dma_owner_wide_entry we;
+	struct hlist_node node;
+};
+
+#define INDEX_BITS	12
+static struct kmem_cache *poison_cache;
+static struct hlist_head *poison_index;
+static unsigned long index_levels;	/* the levels that have had an entry */
+static DEFINE_RAW_SPINLOCK(index_lock);
+
+static struct poison_entry *to_poison_entry(struct dma_owner_entry *e)
+{
+	return container_of(dma_owner_to_wide_entry(e), struct poison_entry, we);
+}
+
+static struct hlist_head *index_head(unsigned int level, u64 chunk)
+{
+	return &poison_index[hash_64(chunk << 3 | level, INDEX_BITS)];
+}
 
 static int poison_set(const char *val, const struct kernel_param *kp)
 {
@@ -84,6 +112,14 @@ void __init dma_owner_poison_init(void)
 {
 	if (!poison)
 		return;
+	poison_cache = KMEM_CACHE(poison_entry, 0);
+	poison_index = kcalloc(1 << INDEX_BITS, sizeof(*poison_index), GFP_KERNEL);
+	if (!poison_cache || !poison_index) {
+		kmem_cache_destroy(poison_cache);
+		kfree(poison_index);
+		pr_err("cannot allocate the index of poisoned mappings: not poisoning\n");
+		return;
+	}
 	static_branch_enable(&dma_owner_poison_key);
 	pr_info("poisoning the bytes devices own in KASAN's shadow (dma_owner.poison=1)\n");
 }
@@ -185,15 +221,54 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
 }
 
 /**
- * dma_owner_poison_end() - unpoison a mapping that leaves the table
- * @e: a poisoned entry, out of the table
+ * dma_owner_poison_alloc() - allocate the entry of a mapping to poison
+ *
+ * Context: any; does not sleep.
+ * Return: a zeroed wide entry, or NULL.
+ */
+struct dma_owner_wide_entry *dma_owner_poison_alloc(void)
+{
+	struct poison_entry *pe;
+
+	pe = kmem_cache_zalloc(poison_cache, GFP_NOWAIT | __GFP_NOWARN);
+	return pe ? &pe->we : NULL;
+}
+
+/**
+ * dma_owner_poison_index() - index a new poisoned entry by its memory
+ * @e: the entry, its size, level and memory set, not yet in the table
+ */
+void dma_owner_poison_index(struct dma_owner_entry *e)
+{
+	struct poison_entry *pe = to_poison_entry(e);
+	u64 chunk = pe->we.phys >> DMA_OWNER_LEVEL_SHIFT(e->level);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&index_lock, flags);
+	__set_bit(e->level, &index_levels);
+	hlist_add_head(&pe->node, index_head(e->level, chunk));
+	raw_spin_unlock_irqrestore(&index_lock, flags);
+}
+
+/**
+ * dma_owner_poison_free() - unpoison, unindex and free a poisoned entry
+ * @e: the entry, out of the table
  *
  * Before the unmap's swiotlb copy, and before the memory can be freed.
  */
-void dma_owner_poison_end(struct dma_owner_entry *e)
+void dma_owner_poison_free(struct dma_owner_entry *e)
 {
-	if (IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+	struct poison_entry *pe = to_poison_entry(e);
+	unsigned long flags;
+
+	if (IS_ENABLED(CONFIG_DMA_OWNER_POISON) && pe->we.phys)
 		kasan_unpoison_dma(buffer_of(e), e->size);
+	if (!hlist_unhashed(&pe->node)) {
+		raw_spin_lock_irqsave(&index_lock, flags);
+		hlist_del(&pe->node);
+		raw_spin_unlock_irqrestore(&index_lock, flags);
+	}
+	kmem_cache_free(poison_cache, pe);
 }
 
 /**
@@ -229,59 +304,74 @@ static bool trylock_bucket(struct hlist_bl_head *b)
 	return false;
 }
 
+/* Is @e in the table, with its bucket locked by the caller? */
+static bool in_table(const struct dma_owner_entry *e)
+{
+	return e->node.pprev && e->node.pprev != LIST_POISON2;
+}
+
 /*
  * The poisoned mapping whose device owns the byte at @addr, copied to
- * @snap with the byte's offset; none if another mapping that holds the
- * byte gives it to the CPU, or may (the access may be through that one).
- * The mapping's poison is lifted, so that one breach makes one report and
- * the driver runs on; its next transition poisons again. A report walks
- * the whole table: reports are rare, and the table is keyed by handle,
- * not by CPU address.
+ * @snap with the byte's offset; none if another poisoned mapping that
+ * holds the byte gives it to the CPU, or may (the access may be through
+ * that one). The mapping's poison is lifted, so that one breach makes one
+ * report and the driver runs on; its next transition poisons again.
+ *
+ * Each entry's bucket is locked (index lock, then bucket lock: nothing
+ * takes the index lock under a bucket lock) to read its owners.
  */
 static bool find_owner(const void *addr, bool freed,
 		       struct dma_owner_entry *snap, u32 *offset)
 {
 	phys_addr_t phys = virt_to_phys((void *)addr);
-	struct dma_owner_wide_entry *we;
-	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
-	unsigned long flags, i;
 	bool found = false, cpu = false;
+	unsigned long flags, levels;
+	struct poison_entry *pe;
+	struct hlist_bl_head *b;
+	struct dma_owner_entry *e;
+	unsigned int level, i;
+	u64 chunk;
 	u32 off;
 
-	for (i = 0; !cpu && i < (1UL << dma_owner_table_shift); i++) {
-		b = &dma_owner_table[i];
-		if (hlist_bl_empty(b))
-			continue;
-		local_irq_save(flags);
-		if (!trylock_bucket(b)) {
-			local_irq_restore(flags);
-			continue;
-		}
-		hlist_bl_for_each_entry(e, pos, b, node) {
-			if (!e->has_csum && !e->has_lines && !e->poison)
-				continue;
-			we = dma_owner_to_wide_entry(e);
-			if (!we->phys || phys < we->phys || phys - we->phys >= e->size)
-				continue;
-			off = phys - we->phys;
-			if (e->api == DMA_OWNER_API_COHERENT || e->skip_sync ||
-			    dma_owner_cpu_owns_any(e, off, off + 1)) {
-				cpu = true;
-				break;
+	raw_spin_lock_irqsave(&index_lock, flags);
+	for (levels = index_levels; levels && !cpu; levels &= levels - 1) {
+		level = __ffs(levels);
+		for (i = 0; i < 2 && !cpu; i++) {
+			chunk = (phys >> DMA_OWNER_LEVEL_SHIFT(level)) - i;
+			hlist_for_each_entry(pe, index_head(level, chunk), node) {
+				e = &pe->we.e;
+				if (e->level != level ||
+				    pe->we.phys >> DMA_OWNER_LEVEL_SHIFT(level) != chunk ||
+				    phys < pe->we.phys || phys - pe->we.phys >= e->size)
+					continue;
+				b = dma_owner_bucket(e->dev, e->level,
+						     dma_owner_entry_chunk(e));
+				if (!trylock_bucket(b))
+					continue;
+				off = phys - pe->we.phys;
+				if (!in_table(e)) {
+					hlist_bl_unlock(b);
+					continue;
+				}
+				if (e->skip_sync || dma_owner_cpu_owns_any(e, off, off + 1)) {
+					cpu = true;
+				} else if (!found) {
+					dma_owner_snapshot(snap, e);
+					*offset = off;
+					if (freed)
+						pe->we.freed_reported = 1;
+					kasan_unpoison_dma(buffer_of(e), e->size);
+					found = true;
+				}
+				hlist_bl_unlock(b);
+				if (cpu)
+					break;
 			}
-			if (found || !e->poison)
-				continue;
-			dma_owner_snapshot(snap, e);
-			*offset = off;
-			if (freed)
-				we->freed_reported = 1;
-			kasan_unpoison_dma(buffer_of(e), e->size);
-			found = true;
+			if (!chunk)
+				break;
 		}
-		dma_owner_unlock_bucket(b, flags);
 	}
+	raw_spin_unlock_irqrestore(&index_lock, flags);
 	return found && !cpu;
 }
 

@@ -308,7 +308,8 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 	has_lines = dma_owner_lines_wanted(phys, size, attrs, api);
 	poison = dma_owner_poison_wanted(phys, size, dir, attrs, api);
 	if (has_csum || has_lines || poison) {
-		ce = kmem_cache_zalloc(wide_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		ce = poison ? dma_owner_poison_alloc() :
+		     kmem_cache_zalloc(wide_entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!ce)
 			return NULL;
 		ce->phys = phys;
@@ -324,7 +325,9 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 	}
 	/* No entry without a state to count it: see dma_owner_has_entries(). */
 	if (!dma_owner_count_live(dev, 1)) {
-		if (ce)
+		if (poison)
+			dma_owner_poison_free(e);
+		else if (ce)
 			kmem_cache_free(wide_entry_cache, ce);
 		else
 			kmem_cache_free(entry_cache, e);
@@ -338,6 +341,8 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 	e->level = size_level(size);
 	e->skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC);
 	e->map_jiffies = jiffies;
+	if (poison)
+		dma_owner_poison_index(e);
 	return e;
 }
 
@@ -410,8 +415,8 @@ void dma_owner_free_entry(struct dma_owner_entry *e)
 		dma_owner_lines_del(dma_owner_to_wide_entry(e));
 	/* Unpoisoned before the unmap's swiotlb copy and any free. */
 	if (e->poison)
-		dma_owner_poison_end(e);
-	if (e->has_csum || e->has_lines || e->poison)
+		dma_owner_poison_free(e);
+	else if (e->has_csum || e->has_lines)
 		kmem_cache_free(wide_entry_cache, dma_owner_to_wide_entry(e));
 	else
 		kmem_cache_free(entry_cache, e);
