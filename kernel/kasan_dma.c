@@ -167,7 +167,9 @@ EXPORT_PER_CPU_SYMBOL_GPL(dma_owner_poison_paused);
  * From kasan_report(): is the access bad only because of the tracker's
  * poison? Then the tracker reports it, not KASAN, and the access goes on
  * (memcpy() and memset() copy nothing after a report). An access that
- * also touches KASAN's own poison is KASAN's to report.
+ * also touches KASAN's own poison is KASAN's to report. One that touches
+ * no poison any more raced with the tracker's unpoisoning (a sync for the
+ * CPU, an unmap, tracking switched off): it goes on, unreported.
  *
  * Return: true if the access was the tracker's business.
  */
@@ -194,7 +196,7 @@ bool kasan_dma_report(const void *addr, size_t size, bool is_write,
 		return false;
 	}
 	if (!owned)
-		return false;
+		return true;
 	/*
 	 * The DMA API's own copies (swiotlb's, in a sync for the device)
 	 * and NMIs, which may interrupt the report path's locks, go on.
