@@ -608,6 +608,7 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison);
 void dma_owner_poison_free(struct dma_owner_entry *e);
 bool __dma_owner_poison_freed(struct dma_owner_entry *e);
 void dma_owner_poison_init(void);
+bool dma_owner_poison_ready(void);
 
 /* Shall a new mapping's device bytes be poisoned? */
 static inline bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,

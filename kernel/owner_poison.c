@@ -110,19 +110,36 @@ MODULE_PARM_DESC(poison,
  */
 void __init dma_owner_poison_init(void)
 {
-	if (!poison)
+	/* Made on every kernel that can poison: the KUnit suite poisons too. */
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		return;
 	poison_cache = KMEM_CACHE(poison_entry, 0);
 	poison_index = kcalloc(1 << INDEX_BITS, sizeof(*poison_index), GFP_KERNEL);
 	if (!poison_cache || !poison_index) {
 		kmem_cache_destroy(poison_cache);
 		kfree(poison_index);
-		pr_err("cannot allocate the index of poisoned mappings: not poisoning\n");
+		poison_cache = NULL;
+		poison_index = NULL;
+		if (poison)
+			pr_err("cannot allocate the index of poisoned mappings: not poisoning\n");
 		return;
 	}
+	if (!poison)
+		return;
 	static_branch_enable(&dma_owner_poison_key);
 	pr_info("poisoning the bytes devices own in KASAN's shadow (dma_owner.poison=1)\n");
 }
+
+/**
+ * dma_owner_poison_ready() - can mappings be poisoned?
+ *
+ * Return: true if the index of poisoned mappings was allocated.
+ */
+bool dma_owner_poison_ready(void)
+{
+	return !!poison_index;
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_ready);
 
 /**
  * __dma_owner_poison_wanted() - shall a new mapping's device bytes be poisoned?

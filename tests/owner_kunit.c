@@ -1823,6 +1823,8 @@ static void test_poison_shadow(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		kunit_skip(test, "needs CONFIG_KASAN_GENERIC");
+	if (!dma_owner_poison_ready())
+		kunit_skip(test, "no memory for the index of poisoned mappings");
 	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	static_branch_enable(&dma_owner_poison_key);
