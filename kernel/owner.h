@@ -200,8 +200,8 @@ struct dma_owner_sharer {
  * @cpu_addr:	for cpu-address-mismatch, the CPU address the free passed
  * @sharer:	for cache-line-shared, the other mapping in the line
  * @access:	for a breach KASAN caught (dma_owner.poison): what the CPU did
- * @access_addr: and where, the first byte the device owned
- * @access_offset: that byte's offset in the mapping
+ * @access_offset: the offset in the mapping of the first byte it touched
+ *		that the device owned
  */
 struct dma_owner_report {
 	enum dma_owner_kind kind;
@@ -222,7 +222,6 @@ struct dma_owner_report {
 	const void *cpu_addr;
 	struct dma_owner_sharer sharer;
 	enum dma_owner_access access;
-	const void *access_addr;
 	u32 access_offset;
 };
 

@@ -398,7 +398,7 @@ static void report_breach(enum dma_owner_kind kind,
 {
 	struct dma_owner_report r = {
 		.kind = kind, .caller = ip, .access = access,
-		.access_addr = addr, .has_entry = true,
+		.has_entry = true,
 	};
 
 	/*

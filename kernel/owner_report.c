@@ -375,13 +375,13 @@ static void print_arg_detail(struct seq_file *seq,
 	case DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED:
 	case DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED:
 		if (r->access)
-			out(seq, "KASAN caught the %s at %p, byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
-			    report_op_name(r), r->access_addr, r->access_offset);
+			out(seq, "KASAN caught the %s of byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
+			    report_op_name(r), r->access_offset);
 		break;
 	case DMA_OWNER_FREED_WHILE_MAPPED:
 		if (r->access)
-			out(seq, "the memory freed at %p holds byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
-			    r->access_addr, r->access_offset);
+			out(seq, "the memory freed holds byte %#x of the mapping, which the device owned (dma_owner.poison)\n",
+			    r->access_offset);
 		else
 			out(seq, "KASAN's shadow says the memory of the mapping's first byte was freed (dma_owner.poison)\n");
 		break;
