@@ -53,7 +53,7 @@ static inline void dma_owner_poison_resume(bool paused) { }
 #endif
 
 /* The tracker's side: reports. */
-bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
+void dma_owner_report_access(const void *addr, size_t size, bool is_write,
 			     unsigned long ip);
 void dma_owner_report_free(const void *addr, size_t size, const void *owned,
 			   unsigned long ip);

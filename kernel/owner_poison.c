@@ -427,11 +427,10 @@ static void report_breach(enum dma_owner_kind kind,
  * @is_write: a write, else a read
  * @ip: the instruction
  *
- * Called by kasan_report() for a byte poisoned by dma_owner_poison_apply().
- *
- * Return: true: KASAN reports nothing of its own.
+ * Called by kasan_report() for a byte poisoned by dma_owner_poison_apply(),
+ * which then reports nothing of its own and lets the access go on.
  */
-bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
+void dma_owner_report_access(const void *addr, size_t size, bool is_write,
 			     unsigned long ip)
 {
 	/* Nothing in the report path may trap again. */
@@ -443,7 +442,6 @@ bool dma_owner_report_access(const void *addr, size_t size, bool is_write,
 		      addr, size, addr, ip);
 	rcu_read_unlock();
 	kasan_enable_current();
-	return true;
 }
 
 /*
