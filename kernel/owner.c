@@ -110,8 +110,8 @@ static bool never_redundant(const struct call *c,
 	       e->api == DMA_OWNER_API_NONCONTIGUOUS;
 }
 
-/* What the call would violate if it meant @e. */
-static unsigned long call_kinds(const struct call *c,
+/* What the call would violate if it meant @e. Inline: every call asks. */
+static __always_inline unsigned long call_kinds(const struct call *c,
 				const struct dma_owner_entry *e)
 {
 	unsigned long kinds = 0;
@@ -166,7 +166,8 @@ static unsigned int call_score(const struct call *c,
 #define SCORE_CLASS(score)	((score) >> 2)
 
 /* Could the sync leave @e's CPU part in more than one range? */
-static bool need_spare(const struct call *c, const struct dma_owner_entry *e)
+static __always_inline bool need_spare(const struct call *c,
+				       const struct dma_owner_entry *e)
 {
 	u32 lo, hi;
 
@@ -269,9 +270,8 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
  * exactly one such, and then the caller takes the walk.
  */
-static struct dma_owner_entry *find_only(const struct call *c,
-					 struct hlist_bl_head **b,
-					 unsigned long *flags)
+static __always_inline struct dma_owner_entry *
+find_only(const struct call *c, struct hlist_bl_head **b, unsigned long *flags)
 {
 	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
 	struct hlist_bl_head *here, *before, *only = NULL;
@@ -624,7 +624,7 @@ static void trace_sync(const struct call *c, int before, int after)
  *
  * Return: false if the sync is not such a one; then nothing has changed.
  */
-static bool sync_only(const struct call *c)
+static __always_inline bool sync_only(const struct call *c)
 {
 	struct dma_owner_ranges_mem mem = {};
 	struct dma_owner_entry *e;
@@ -723,7 +723,7 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
-static void do_sync(const struct call *c, struct verdict *v)
+static __always_inline void do_sync(const struct call *c, struct verdict *v)
 {
 	this_cpu_inc(dma_owner_op_counters.n[c->op]);
 	/* A zero-length sync moves nothing: the walk only traces it. */
@@ -748,7 +748,7 @@ static void end_mapping(const struct call *c, struct dma_owner_entry *e)
 }
 
 /* An unmap that one mapping alone fits, breaking no rule (see sync_only()). */
-static bool unmap_only(const struct call *c)
+static __always_inline bool unmap_only(const struct call *c)
 {
 	struct dma_owner_entry *e;
 	struct hlist_bl_head *b;
@@ -822,7 +822,8 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
-static void do_unmap(const struct call *c, struct verdict *v)
+static __always_inline void do_unmap(const struct call *c,
+				      struct verdict *v)
 {
 	if (!unmap_only(c))
 		unmap_walk(c, v);

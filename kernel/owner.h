@@ -501,6 +501,7 @@ void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
 void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
+
 s32 dma_owner_encode_caller(unsigned long ip);
 
 /**
@@ -573,9 +574,51 @@ static inline bool dma_owner_device_owns_all(const struct dma_owner_entry *e)
 	return !e->inexact && !e->fragmented && e->cpu_lo == e->cpu_hi;
 }
 
-bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi);
-void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
-			  bool to_cpu, struct dma_owner_ranges_mem *mem);
+bool __dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi);
+void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
+			    bool to_cpu, struct dma_owner_ranges_mem *mem);
+
+/**
+ * dma_owner_cpu_owns_any() - does the CPU own any byte of a range?
+ * @e: the mapping
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the range
+ *
+ * Inline for the one range of almost every mapping: every sync asks.
+ *
+ * Return: true if it does (or, for an inexact entry, may).
+ */
+static inline bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e,
+					  u32 lo, u32 hi)
+{
+	if (likely(!e->fragmented))
+		return e->cpu_lo < e->cpu_hi && e->cpu_lo < hi && lo < e->cpu_hi;
+	return __dma_owner_cpu_owns_any(e, lo, hi);
+}
+
+/**
+ * dma_owner_move_bytes() - give bytes of a mapping to the CPU or the device
+ * @e: the mapping, its bucket locked
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the bytes
+ * @to_cpu: to the CPU (a sync for the CPU), else to the device
+ * @mem: ranges allocated before the lock, and those to free after it
+ *
+ * Most syncs hand over the whole mapping: inline, that leaves one owner
+ * known exactly. Any other goes through owner_ranges.c.
+ */
+static inline void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo,
+					u32 hi, bool to_cpu,
+					struct dma_owner_ranges_mem *mem)
+{
+	if (likely(!e->fragmented && !lo && hi == e->size)) {
+		e->cpu_lo = 0;
+		e->cpu_hi = to_cpu ? hi : 0;
+		e->inexact = 0;
+		return;
+	}
+	__dma_owner_move_bytes(e, lo, hi, to_cpu, mem);
+}
 
 /* owner_args.c: what a call's arguments alone break */
 extern bool dma_owner_check_segments;

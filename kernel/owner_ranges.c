@@ -24,20 +24,14 @@ struct range_set {
 	} r[DMA_OWNER_MAX_RANGES + 1];
 };
 
-/**
- * dma_owner_cpu_owns_any() - does the CPU own any byte of a range?
- * @e: the mapping
- * @lo: first byte, an offset from its handle
- * @hi: end of the range
- *
- * Return: true if it does (or, for an inexact entry, may).
+/*
+ * dma_owner_cpu_owns_any() of a mapping whose CPU part is in several
+ * ranges (the one range is asked inline).
  */
-bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi)
+bool __dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi)
 {
 	unsigned int i;
 
-	if (!e->fragmented)
-		return e->cpu_lo < e->cpu_hi && e->cpu_lo < hi && lo < e->cpu_hi;
 	for (i = 0; i < e->ranges->nr; i++)
 		if (e->ranges->r[i].lo < hi && lo < e->ranges->r[i].hi)
 			return true;
@@ -211,16 +205,9 @@ static noinline void move_bytes_in_set(struct dma_owner_entry *e, u32 lo, u32 hi
 	set_store(e, &s, mem);
 }
 
-/**
- * dma_owner_move_bytes() - give bytes of a mapping to the CPU or the device
- * @e: the mapping, its bucket locked
- * @lo: first byte, an offset from its handle
- * @hi: end of the bytes
- * @to_cpu: to the CPU (a sync for the CPU), else to the device
- * @mem: ranges allocated before the lock, and those to free after it
- */
-void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
-			  bool to_cpu, struct dma_owner_ranges_mem *mem)
+/* dma_owner_move_bytes() of anything but a whole mapping changing hands. */
+void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
+			    bool to_cpu, struct dma_owner_ranges_mem *mem)
 {
 	if (!move_bytes_in_one(e, lo, hi, to_cpu))
 		move_bytes_in_set(e, lo, hi, to_cpu, mem);

@@ -319,9 +319,11 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		e->has_lines = has_lines;
 		e->poison = poison;
 	} else {
-		e = kmem_cache_zalloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		e = kmem_cache_alloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!e)
 			return NULL;
+		/* Stores the compiler sees, not a call to memset(). */
+		*e = (struct dma_owner_entry){};
 	}
 	/* No entry without a state to count it: see dma_owner_has_entries(). */
 	if (!dma_owner_count_live(dev, 1)) {
