@@ -32,8 +32,16 @@ static struct device *tdev;
  *
  * and read it for the live count and the last run: ns per cycle, the mean
  * over the threads.
+ *
+ * Each thread cycles through a ring of BENCH_RING buffers, a page each, as
+ * a driver's receive ring does. What dma-debug's cache line tree costs a
+ * map depends on where the buffer lies against the other live mappings
+ * (whether the tree's nodes on its path exist already or are allocated
+ * and freed with it): one buffer would measure one placement, and move by
+ * tens of percent from run to run; a ring measures the mean of many.
  */
 #define BENCH_BUF	256
+#define BENCH_RING	64
 #define LIVE_CHUNK	64
 #define LIVE_MAX	(2UL << 20)
 
@@ -107,7 +115,7 @@ static void live_set(struct device *dev, unsigned long n)
 
 struct bench_thread {
 	struct device *dev;
-	void *buf;
+	void *buf[BENCH_RING];
 	u64 ns;
 	unsigned long errors;
 	struct completion done;
@@ -122,8 +130,8 @@ static int bench_thread_fn(void *data)
 
 	start = ktime_get_ns();
 	for (i = 0; i < bench_result.iters; i++) {
-		dma_addr_t h = dma_map_single(dev, bt->buf, BENCH_BUF,
-					      DMA_FROM_DEVICE);
+		dma_addr_t h = dma_map_single(dev, bt->buf[i % BENCH_RING],
+					      BENCH_BUF, DMA_FROM_DEVICE);
 
 		if (dma_mapping_error(dev, h)) {
 			bt->errors++;
@@ -142,6 +150,28 @@ static int bench_thread_fn(void *data)
 	bt->ns = ktime_get_ns() - start;
 	complete(&bt->done);
 	return 0;
+}
+
+static void ring_free(void **buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < BENCH_RING; i++)
+		free_page((unsigned long)buf[i]);	/* 0 is ignored */
+}
+
+static bool ring_alloc(void **buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < BENCH_RING; i++) {
+		buf[i] = (void *)__get_free_page(GFP_KERNEL);
+		if (!buf[i]) {
+			ring_free(buf);
+			return false;
+		}
+	}
+	return true;
 }
 
 static int bench_run(struct device *dev, unsigned int threads)
@@ -164,15 +194,14 @@ static int bench_run(struct device *dev, unsigned int threads)
 		bt[i].dev = dev;
 		init_completion(&bt[i].done);
 		/* a page each: no false sharing, no shared cache lines */
-		bt[i].buf = (void *)__get_free_page(GFP_KERNEL);
-		if (!bt[i].buf) {
+		if (!ring_alloc(bt[i].buf)) {
 			ret = -ENOMEM;
 			break;
 		}
 		t = kthread_create(bench_thread_fn, &bt[i], "dma_owner_bench/%u",
 				   cpu);
 		if (IS_ERR(t)) {
-			free_page((unsigned long)bt[i].buf);
+			ring_free(bt[i].buf);
 			ret = PTR_ERR(t);
 			break;
 		}
@@ -184,7 +213,7 @@ static int bench_run(struct device *dev, unsigned int threads)
 		wait_for_completion(&bt[i].done);
 		total += bt[i].ns;
 		bench_result.errors += bt[i].errors;
-		free_page((unsigned long)bt[i].buf);
+		ring_free(bt[i].buf);
 	}
 	if (!ret && started < threads)
 		ret = -EINVAL;		/* fewer CPUs online than asked for */
