@@ -111,8 +111,8 @@ static bool never_redundant(const struct call *c,
 }
 
 /* What the call would violate if it meant @e. Inline: every call asks. */
-static __always_inline unsigned long call_kinds(const struct call *c,
-				const struct dma_owner_entry *e)
+static __always_inline unsigned long
+call_kinds(const struct call *c, const struct dma_owner_entry *e)
 {
 	unsigned long kinds = 0;
 	u32 lo, hi;
@@ -822,8 +822,7 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
-static __always_inline void do_unmap(const struct call *c,
-				      struct verdict *v)
+static __always_inline void do_unmap(const struct call *c, struct verdict *v)
 {
 	if (!unmap_only(c))
 		unmap_walk(c, v);

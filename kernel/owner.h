@@ -501,7 +501,6 @@ void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
 void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
-
 s32 dma_owner_encode_caller(unsigned long ip);
 
 /**

@@ -139,7 +139,9 @@ static void set_store(struct dma_owner_entry *e, const struct range_set *s,
 }
 
 /*
- * The common case, an entry with one range that keeps one: no range set.
+ * An entry with one range that keeps one: no range set. A sync of the
+ * whole mapping, which leaves the set exact, never comes here: the inline
+ * dma_owner_move_bytes() takes it.
  * Return: false if the result needs more than one range.
  */
 static bool move_bytes_in_one(struct dma_owner_entry *e, u32 lo, u32 hi,
@@ -160,9 +162,6 @@ static bool move_bytes_in_one(struct dma_owner_entry *e, u32 lo, u32 hi,
 			a = lo;
 			b = hi;
 		}
-		/* A sync for the CPU of all of it makes the set exact. */
-		if (!lo && hi == e->size)
-			e->inexact = 0;
 	} else if (a < b && a < hi && lo < b) {
 		/* Inside, not at an end: two ranges. */
 		if (a < lo && b > hi)

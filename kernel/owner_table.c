@@ -322,7 +322,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		e = kmem_cache_alloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
 		if (!e)
 			return NULL;
-		/* Stores the compiler sees, not a call to memset(). */
+		/* Zeroed in place, where the compiler can inline the stores. */
 		*e = (struct dma_owner_entry){};
 	}
 	/* No entry without a state to count it: see dma_owner_has_entries(). */
