@@ -111,8 +111,8 @@ static bool never_redundant(const struct call *c,
 }
 
 /* What the call would violate if it meant @e. Inline: every call asks. */
-static __always_inline unsigned long
-call_kinds(const struct call *c, const struct dma_owner_entry *e)
+static __always_inline unsigned long call_kinds(const struct call *c,
+						const struct dma_owner_entry *e)
 {
 	unsigned long kinds = 0;
 	u32 lo, hi;
@@ -270,8 +270,9 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
  * exactly one such, and then the caller takes the walk.
  */
-static __always_inline struct dma_owner_entry *
-find_only(const struct call *c, struct hlist_bl_head **b, unsigned long *flags)
+static __always_inline struct dma_owner_entry *find_only(const struct call *c,
+							 struct hlist_bl_head **b,
+							 unsigned long *flags)
 {
 	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
 	struct hlist_bl_head *here, *before, *only = NULL;

@@ -24,9 +24,15 @@ struct range_set {
 	} r[DMA_OWNER_MAX_RANGES + 1];
 };
 
-/*
- * dma_owner_cpu_owns_any() of a mapping whose CPU part is in several
- * ranges (the one range is asked inline).
+/**
+ * __dma_owner_cpu_owns_any() - dma_owner_cpu_owns_any() of a fragmented entry
+ * @e: the mapping, whose CPU part is in several ranges
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the range
+ *
+ * The one range of any other entry is asked inline.
+ *
+ * Return: true if the CPU owns a byte of [@lo, @hi).
  */
 bool __dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi)
 {
@@ -204,7 +210,16 @@ static noinline void move_bytes_in_set(struct dma_owner_entry *e, u32 lo, u32 hi
 	set_store(e, &s, mem);
 }
 
-/* dma_owner_move_bytes() of anything but a whole mapping changing hands. */
+/**
+ * __dma_owner_move_bytes() - dma_owner_move_bytes() of part of a mapping
+ * @e: the mapping, its bucket locked
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the bytes
+ * @to_cpu: to the CPU, else to the device
+ * @mem: ranges allocated before the lock, and those to free after it
+ *
+ * Anything but a whole unfragmented mapping changing hands, which is inline.
+ */
 void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
 			    bool to_cpu, struct dma_owner_ranges_mem *mem)
 {
