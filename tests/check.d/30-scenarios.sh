@@ -26,7 +26,7 @@ matrix() {
 	local n=0
 	while read -r line; do
 		n=$((n + 1))
-		unset name expect dev handle records violations kindcount logkind logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr dmesgfn
+		unset name expect dev handle records violations kindcount logkind logop logdev loghandle dmesgkind dmesgall dmesgdev runfailed tracen tracekind tracedev tracehandle dmadebug_maperr dmesgfn
 		eval "$(echo "${line#R }" | tr ' ' '\n' | grep '=' | sed "s/=\(.*\)/='\1'/")"
 		if [ -z "$expect" ]; then
 			not_ok "$mode/$name" "the scenario did not run: $line"
@@ -56,6 +56,19 @@ matrix() {
 			check "$mode/$name: the report names the scenario's own function" \
 				"report in ${dmesgfn:-nothing}, want $name" [ "$dmesgfn" = "$name" ] ;;
 		esac
+		# And it is KASAN's report, of the access, not a later call's: a
+		# freed buffer is reported at the kfree(), while the device owns
+		# it, and at the unmap only when the CPU owned it then.
+		local wantop=
+		case $name in
+		poison_read_*)			wantop=read ;;
+		poison_write_*)			wantop=write ;;
+		poison_free_device_owned)	wantop=free ;;
+		poison_free_cpu_owned)		wantop=unmap ;;
+		esac
+		[ -z "$wantop" ] ||
+			check "$mode/$name: the log's record names the $wantop" \
+				"record op=${logop:--}, want $wantop" [ "$logop" = "$wantop" ]
 		# The tracker must not take dma-debug's map error check away;
 		# cycle_single checks its map, so the count can be told apart.
 		case $name in

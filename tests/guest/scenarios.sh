@@ -3,7 +3,7 @@
 # Run every test_dma_owner scenario (or those named) and print one line per
 # scenario with what the tracker said about it through each channel:
 #   R name=N expect=K dev=D handle=H violations=V kindcount=C
-#     logkind=K logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
+#     logkind=K logop=O logdev=D loghandle=H dmesgkind=C dmesgall=C dmesgdev=C
 #     tracen=C tracekind=K tracedev=D tracehandle=H dmadebug_maperr=C
 #     records=N:ok|N:bad... (records.awk: each record line agrees with its prose)
 #     dmesgfn=F (the function the report names: "KIND in F+0x..")
@@ -38,6 +38,7 @@ for name in $names; do
 	log=/tmp/violations
 	cat $D/violations >$log
 	logkind=$(sed -n 's/^seq=.* kind=\([^ ]*\) .*/\1/p' $log | head -1)
+	logop=$(sed -n 's/^seq=.* op=\([^ ]*\) .*/\1/p' $log | head -1)
 	records=$(awk -f /usr/share/dma-owner/records.awk $log | sed 's/^records //; s/ /:/g')
 	logdev=$(sed -n 's/^device \([^ ]*\) driver .*/\1/p' $log | head -1)
 	loghandle=$(sed -n 's/^mapping \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
@@ -52,7 +53,7 @@ for name in $names; do
 	tracehandle=$(echo "$tline" | sed -n 's/.*handle=\(0x[0-9a-f]*\).*/\1/p')
 	echo "R name=$name expect=$expect dev=$dev handle=$(dec $handle)" \
 		"violations=$(stat violations) kindcount=$(stat violation.$expect)" \
-		"logkind=${logkind:--} logdev=${logdev:--} loghandle=$(dec $loghandle)" \
+		"logkind=${logkind:--} logop=${logop:--} logdev=${logdev:--} loghandle=$(dec $loghandle)" \
 		"dmesgkind=$(grep -c "dma-owner: $expect in " /tmp/dmesg)" \
 		"dmesgall=$(grep -c 'dma-owner: [a-z-]* in ' /tmp/dmesg)" \
 		"dmesgdev=$(grep -c "dma-owner: device $dev driver" /tmp/dmesg)" \
