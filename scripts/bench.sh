@@ -37,12 +37,14 @@
 #              and without poisoning, and a dma_owner_bench.ko cycle's
 #              instructions in each (out/bench/poison.txt). About 4
 #              minutes once built.
-#   --profile  where the instructions go ("make profile"): boots off,
-#              tracker and dma-debug under tests/bench/insn_profile.c, a
-#              QEMU plugin that counts each kernel instruction executed,
-#              and prints what each function adds per map+unmap and per
-#              sync cycle (scripts/bench-profile.py; counts in
-#              out/bench/profile-*.pcs). About 3 minutes once built.
+#   --profile  where the instructions go ("make profile"): boots
+#              compiled-out, off, tracker and dma-debug under
+#              tests/bench/insn_profile.c, a QEMU plugin that counts each
+#              kernel instruction executed, and prints what each function
+#              adds per map+unmap and per sync cycle, and what the tracker
+#              built in but off adds over compiled out
+#              (scripts/bench-profile.py; counts in
+#              out/bench/profile-*.pcs). About 4 minutes once built.
 # Environment: ITERS, REPS, LIVES, WORKLOAD_REPS, READS, PINGS (see
 # tests/guest/bench.sh).
 set -e
@@ -54,7 +56,7 @@ case "$1" in
 --profile) profile=1 ;;
 --poison) poison=1 ;;
 "") ;;
--h|--help) sed -n '3,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) die "usage: bench.sh [--smoke | --profile | --poison]" ;;
 esac
 
@@ -111,16 +113,17 @@ boot() {
 
 # profile_boot MODE ARGS OP N: run N cycles of OP under the plugin.
 profile_boot() {
-	local mode=$1 args=$2 op=$3 n=$4 pcs=$out/profile-$1-$3-$5.pcs
+	local mode=$1 args=$2 op=$3 n=$4 pcs=$out/profile-$1-$3-$5.pcs cfg=bench
+	[ "$mode" = compiled-out ] && cfg=bench-base
 	printf '%s\n' "insmod /vm/files/dma_owner_bench.ko || exit 1" \
 		"echo 'live 1' >/sys/kernel/debug/dma_owner_bench/run || exit 2" \
 		"echo '$op $n 1' >/sys/kernel/debug/dma_owner_bench/run || exit 2" \
 		>"$out/profile-run.sh"
 	# The same boot each time: no KASLR, so System.map names every address.
-	ACCEL=icount DMA_OWNER_CONFIG=bench \
+	ACCEL=icount DMA_OWNER_CONFIG=$cfg \
 		QEMU_ARGS="-m 1G -device edu -plugin $tools/insn_profile.so,out=$pcs" \
 		KERNEL_ARGS="nokaslr $args" "$REPO/tests/vm/run-vm.sh" --smp 1 \
-		--timeout 1800 --files "$CACHE/bench-mod-bench/files" \
+		--timeout 1800 --files "$CACHE/bench-mod-$cfg/files" \
 		"$out/profile-run.sh" >"$out/profile.log" 2>&1 ||
 		{ tail -20 "$out/profile.log" >&2; die "profile: the $mode boot failed"; }
 	[ -s "$pcs" ] || die "profile: the plugin wrote no counts ($pcs)"
@@ -159,17 +162,19 @@ if [ -n "$profile" ]; then
 	gcc -O2 -Wall -shared -fPIC -o "$tools/insn_profile.so" \
 		"$REPO/tests/bench/insn_profile.c" || die "cannot build the profiling plugin"
 	build bench
+	build bench-base
 	iters=${ITERS:-20000}
 	for op in map sync; do
-		for m in "off:dma_owner=off dma_debug=off" "tracker:dma_debug=off" \
-			 "dma-debug:dma_owner=off"; do
+		for m in "compiled-out:dma_debug=off" "off:dma_owner=off dma_debug=off" \
+			 "tracker:dma_debug=off" "dma-debug:dma_owner=off"; do
 			say "profile: ${m%%:*}, $op"
 			profile_boot "${m%%:*}" "${m#*:}" $op $iters 1
 			profile_boot "${m%%:*}" "${m#*:}" $op $((2 * iters)) 2
 		done
 		echo "== $op cycle =="
 		/usr/bin/python3 "$REPO/scripts/bench-profile.py" \
-			"$CACHE/build-bench/System.map" $iters "$out" $op
+			"$CACHE/build-bench/System.map" $iters "$out" $op \
+			"$CACHE/build-bench-base/System.map"
 	done | tee "$out/profile.txt"
 	say "profile: done in $(( $(date +%s) - start ))s; out/bench/profile.txt"
 	exit
