@@ -910,6 +910,10 @@ static void report_shared(struct verdict *v, const struct call *c,
  * @api: which map or allocation function
  * @phys: CPU physical address of the buffer, 0 if none (for the content check)
  * @caller: the driver's call site
+ *
+ * Told of failed maps too (@addr DMA_MAPPING_ERROR), which made nothing: the
+ * hook's caller does not compare, so that a tracker built in but off costs
+ * the hook's patched jump alone.
  */
 void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 		     enum dma_data_direction dir, unsigned long attrs,
@@ -923,6 +927,9 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 	struct verdict v = {};
 	const char *what;
 
+	/* Not dma_mapping_error(): that would tell dma-debug it was checked. */
+	if (addr == DMA_MAPPING_ERROR)
+		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
