@@ -42,18 +42,6 @@ enum dma_owner_op {
 	DMA_OWNER_NR_OPS
 };
 
-/*
- * The variant of a hot DMA API call that does not tell the tracker
- * (kernel/dma/mapping.c): out of line when the tracker is built in, so that
- * the call is a patched jump and a tail call to it; the call itself when
- * not.
- */
-#ifdef CONFIG_DMA_OWNER_DEBUG
-#define __dma_owner_untracked	noinline
-#else
-#define __dma_owner_untracked	__always_inline
-#endif
-
 #ifdef CONFIG_DMA_OWNER_DEBUG
 
 DECLARE_STATIC_KEY_FALSE(dma_owner_key);

@@ -38,7 +38,7 @@ for name in $names; do
 	log=/tmp/violations
 	cat $D/violations >$log
 	logkind=$(sed -n 's/^seq=.* kind=\([^ ]*\) .*/\1/p' $log | head -1)
-	logop=$(sed -n 's/^seq=.* op=\([^ ]*\) .*/\1/p' $log | head -1)
+	logop=$(sed -n 's/^seq=.* kind=[^ ]* op=\([^ ]*\) .*/\1/p' $log | head -1)
 	records=$(awk -f /usr/share/dma-owner/records.awk $log | sed 's/^records //; s/ /:/g')
 	logdev=$(sed -n 's/^device \([^ ]*\) driver .*/\1/p' $log | head -1)
 	loghandle=$(sed -n 's/^mapping \(0x[0-9a-f]*\) .*/\1/p' $log | head -1)
