@@ -1813,14 +1813,11 @@ static void test_dma_api_coherent(struct kunit *test)
 }
 
 /*
- * dma_owner.poison: the shadow follows the owners, granule by granule: the
- * device's whole granules poisoned, every granule with a CPU byte not.
- * Poisoning is switched on for the case only; the buffer is never touched
- * while poisoned.
+ * The poison cases' start: poisoning on for the case alone, and a 512-byte
+ * buffer of the linear map, which KASAN's shadow covers.
  */
-static void test_poison_shadow(struct kunit *test)
+static u8 *poison_start(struct kunit *test)
 {
-	unsigned int i;
 	u8 *buf;
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
@@ -1830,10 +1827,29 @@ static void test_poison_shadow(struct kunit *test)
 	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	static_branch_enable(&dma_owner_poison_key);
+	return buf;
+}
 
-	__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE, 0,
-			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
+/* map() of the whole of @buf at BASE, with its memory: it may be poisoned. */
+static noinline void map_buf(struct kunit *test, u8 *buf,
+			     enum dma_data_direction dir, unsigned long attrs)
+{
+	__dma_owner_map(DEV(test), BASE, 512, dir, attrs, DMA_OWNER_API_PAGE,
+			virt_to_phys(buf), _RET_IP_);
 	__dma_owner_mapping_error(DEV(test), BASE);
+}
+
+/*
+ * dma_owner.poison: the shadow follows the owners, granule by granule: the
+ * device's whole granules poisoned, every granule with a CPU byte not.
+ * Poisoning is switched on for the case only; the buffer is never touched
+ * while poisoned.
+ */
+static void test_poison_shadow(struct kunit *test)
+{
+	u8 *buf = poison_start(test);
+
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
 	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf, 512), (const void *)buf);
 	/* Bytes 100-119: the granules at 96, 104 and 112 hold some. */
 	for_cpu(test, BASE + 100, 20, DMA_FROM_DEVICE);
@@ -1846,15 +1862,10 @@ static void test_poison_shadow(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
 
 	/* Never poisoned: the CPU may read these, or keeps unknown bytes. */
-	__dma_owner_map(DEV(test), BASE, 512, DMA_TO_DEVICE, 0,
-			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
-	__dma_owner_mapping_error(DEV(test), BASE);
+	map_buf(test, buf, DMA_TO_DEVICE, 0);
 	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
 	unmap(test, BASE, 512, DMA_TO_DEVICE);
-	__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE,
-			DMA_ATTR_SKIP_CPU_SYNC, DMA_OWNER_API_PAGE,
-			virt_to_phys(buf), _RET_IP_);
-	__dma_owner_mapping_error(DEV(test), BASE);
+	map_buf(test, buf, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
 	for_dev(test, BASE, 512, DMA_FROM_DEVICE);
 	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
 	unmap(test, BASE, 512, DMA_FROM_DEVICE);
@@ -1865,11 +1876,8 @@ static void test_poison_shadow(struct kunit *test)
 	 * calls meant. The shadow must not follow the candidate the sync
 	 * picked: nothing is poisoned.
 	 */
-	for (i = 0; i < 2; i++) {
-		__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE, 0,
-				DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
-		__dma_owner_mapping_error(DEV(test), BASE);
-	}
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
 	for_cpu(test, BASE, 512, DMA_FROM_DEVICE);
 	for_cpu(test, BASE, 512, DMA_FROM_DEVICE);
 	for_dev(test, BASE, 512, DMA_FROM_DEVICE);
@@ -1893,19 +1901,10 @@ static void test_poison_shadow(struct kunit *test)
  */
 static void test_poison_pause(struct kunit *test)
 {
+	u8 *buf = poison_start(test);
 	bool paused;
-	u8 *buf;
 
-	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
-		kunit_skip(test, "needs CONFIG_KASAN_GENERIC");
-	if (!dma_owner_poison_ready())
-		kunit_skip(test, "no memory for the index of poisoned mappings");
-	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	static_branch_enable(&dma_owner_poison_key);
-	__dma_owner_map(DEV(test), BASE, 512, DMA_FROM_DEVICE, 0,
-			DMA_OWNER_API_PAGE, virt_to_phys(buf), _RET_IP_);
-	__dma_owner_mapping_error(DEV(test), BASE);
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
 
 	paused = dma_owner_poison_pause();
 	KUNIT_EXPECT_TRUE(test, paused);
