@@ -64,15 +64,22 @@ struct candidates {
 	bool held;			/* @b is still locked */
 };
 
-static bool fits(const struct call *c, const struct dma_owner_entry *e)
+/* May a sync of @addr for @dev mean @e? */
+static __always_inline bool holds(const struct dma_owner_entry *e,
+				  const struct device *dev, dma_addr_t addr)
 {
-	if (e->dev != c->dev)
-		return false;
-	if (c->op == DMA_OWNER_OP_UNMAP)
-		return e->handle == c->addr;
 	/* Coherent memory is never synced: no sync means it. */
-	return e->api != DMA_OWNER_API_COHERENT &&
-	       c->addr >= e->handle && c->addr - e->handle < e->size;
+	return e->dev == dev && e->api != DMA_OWNER_API_COHERENT &&
+	       addr >= e->handle && addr - e->handle < e->size;
+}
+
+/* May the call mean @e? Inline: every call asks of each entry it sees. */
+static __always_inline bool fits(const struct call *c,
+				 const struct dma_owner_entry *e)
+{
+	if (c->op == DMA_OWNER_OP_UNMAP)
+		return e->dev == c->dev && e->handle == c->addr;
+	return holds(e, c->dev, c->addr);
 }
 
 /* The bytes of @e a sync names, cut to the mapping. */
@@ -236,9 +243,14 @@ static bool scan_place(const struct call *c, struct candidates *k,
 	return !!best_here;
 }
 
-/* Does a mapping at @level starting in @chunk, hashed to @b, fit the call? */
-static bool fits_at(const struct call *c, struct hlist_bl_head *b,
-		    unsigned int level, u64 chunk)
+/*
+ * Does a mapping at @level starting in @chunk, hashed to @b, hold @addr of
+ * @dev? Asked for a sync only; the call's address is not taken, so that
+ * the callers of find_only() keep it in registers.
+ */
+static noinline bool fits_at(const struct device *dev, dma_addr_t addr,
+			     struct hlist_bl_head *b, unsigned int level,
+			     u64 chunk)
 {
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
@@ -248,7 +260,7 @@ static bool fits_at(const struct call *c, struct hlist_bl_head *b,
 	dma_owner_lock_bucket(b, &flags);
 	hlist_bl_for_each_entry(e, pos, b, node) {
 		if (e->level == level && dma_owner_entry_chunk(e) == chunk &&
-		    fits(c, e)) {
+		    holds(e, dev, addr)) {
 			any = true;
 			break;
 		}
@@ -293,7 +305,7 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 			if (before == here)
 				first = chunk - 1;
 			else if (!hlist_bl_empty(before) &&
-				 fits_at(c, before, level, chunk - 1))
+				 fits_at(c->dev, c->addr, before, level, chunk - 1))
 				return NULL;
 		}
 		if (hlist_bl_empty(here))
@@ -608,7 +620,8 @@ static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 }
 
 /* The sync's trace event: who owned the bytes before it and after. */
-static void trace_sync(const struct call *c, int before, int after)
+static __always_inline void trace_sync(const struct call *c, int before,
+				       int after)
 {
 	if (c->op == DMA_OWNER_OP_SYNC_FOR_DEVICE)
 		trace_dma_owner_sync_for_device(c->dev, c->addr, c->size, c->dir,
@@ -734,17 +747,19 @@ static __always_inline void do_sync(const struct call *c, struct verdict *v)
 }
 
 /* An entry out of the table: its unmap is recorded, traced and counted. */
-static void end_mapping(const struct call *c, struct dma_owner_entry *e)
+static __always_inline void end_mapping(const struct call *c,
+					struct dma_owner_entry *e)
 {
-	int state = dma_owner_state(e);
-
-	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
 	/* The events follow ownership, which coherent memory does not have. */
 	if (e->api != DMA_OWNER_API_COHERENT) {
-		trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir, state,
-				      DMA_OWNER_STATE_NONE, c->caller);
+		/* The owner is worked out only for the event. */
+		if (trace_dma_owner_unmap_enabled())
+			trace_dma_owner_unmap(c->dev, c->addr, c->size, c->dir,
+					      dma_owner_state(e),
+					      DMA_OWNER_STATE_NONE, c->caller);
 		this_cpu_inc(dma_owner_op_counters.n[DMA_OWNER_OP_UNMAP]);
 	}
+	dma_owner_record(e, DMA_OWNER_OP_UNMAP, c->caller);
 	dma_owner_remember_unmapped(e, c->caller);
 }
 
@@ -829,8 +844,66 @@ static __always_inline void do_unmap(const struct call *c, struct verdict *v)
 		unmap_walk(c, v);
 }
 
+/*
+ * The walk of a single unmap or sync that the common path did not take.
+ * Its call is made again here: were the hook's own passed to a function
+ * that is not inlined, the common path would keep it in memory too.
+ */
+static noinline void walk_call(struct device *dev, dma_addr_t addr,
+			       size_t size, enum dma_data_direction dir,
+			       enum dma_owner_op op, enum dma_owner_api api,
+			       unsigned long caller)
+{
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = op, .api = api, .caller = caller };
+	struct verdict v = {};
+
+	if (op == DMA_OWNER_OP_UNMAP)
+		unmap_walk(&c, &v);
+	else
+		sync_walk(&c, &v);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Hooks, called from kernel/dma/mapping.c through <linux/dma-owner.h>    */
+
+/* The new mapping @e (out of the table still) shares a cache line. */
+static noinline void report_shared(struct verdict *v,
+				   const struct dma_owner_entry *e,
+				   unsigned long caller,
+				   const struct dma_owner_sharer *sharer)
+{
+	struct dma_owner_report r = {
+		.kind = DMA_OWNER_CACHE_LINE_SHARED, .op = DMA_OWNER_OP_MAP,
+		.dev = e->dev, .addr = e->handle, .size = e->size,
+		.dir = e->dir, .caller = caller, .api = e->api,
+		.sharer = *sharer,
+	};
+
+	/*
+	 * While tracking settles, an unmap may have gone unseen: the other
+	 * mapping may be gone.
+	 */
+	if ((v->reported & BIT(r.kind)) || READ_ONCE(dma_owner_settling))
+		return;
+	v->reported |= BIT(r.kind);
+	dma_owner_report(&r);
+}
+
+/*
+ * A new mapping that may share its first or last cache line: into the
+ * index of lines. Out of line, as are the sharer's room and the report:
+ * most mappings fill their lines.
+ */
+static noinline void add_lines(struct verdict *v, struct dma_owner_entry *e,
+			       const struct scatterlist *sgl,
+			       unsigned long caller)
+{
+	struct dma_owner_sharer sharer;
+
+	if (dma_owner_lines_add(dma_owner_to_wide_entry(e), sgl, &sharer))
+		report_shared(v, e, caller, &sharer);
+}
 
 /*
  * A new mapping: the device owns it. Memory from the non-coherent
@@ -838,21 +911,23 @@ static __always_inline void do_unmap(const struct call *c, struct verdict *v)
  * device (Documentation/core-api/dma-api.rst). Coherent memory has no
  * owner; its CPU address is kept for the free.
  */
-static bool map_one(struct device *dev, dma_addr_t addr, size_t size,
-		    enum dma_data_direction dir, unsigned long attrs,
-		    enum dma_owner_api api, phys_addr_t phys,
-		    const void *cpu_addr, depot_stack_handle_t *stack,
-		    const struct scatterlist *sgl, unsigned int sg_nents,
-		    struct dma_owner_sharer *sharer, unsigned long caller)
+static __always_inline void map_one(struct verdict *v, struct device *dev,
+				    dma_addr_t addr, size_t size,
+				    enum dma_data_direction dir,
+				    unsigned long attrs, enum dma_owner_api api,
+				    phys_addr_t phys, const void *cpu_addr,
+				    depot_stack_handle_t *stack,
+				    const struct scatterlist *sgl,
+				    unsigned int sg_nents, unsigned long caller)
 {
 	struct dma_owner_entry *e;
-	bool shared = false;
-	int owner;
+	bool tracing;
+	int owner = 0;
 
 	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
 		dma_owner_count_untracked(dev, addr, size, DMA_OWNER_WHY_UNTRACKED);
-		return false;
+		return;
 	}
 	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
 		e->cpu_hi = size;
@@ -868,36 +943,17 @@ static bool map_one(struct device *dev, dma_addr_t addr, size_t size,
 	/* Out of the table still: no call can mean it yet. */
 	if (unlikely(e->poison))
 		dma_owner_poison_apply(e, true);
-	owner = dma_owner_state(e);
+	/* The owner is worked out only for the event. */
+	tracing = api != DMA_OWNER_API_COHERENT && trace_dma_owner_map_enabled();
+	if (tracing)
+		owner = dma_owner_state(e);
 	if (e->has_lines)
-		shared = dma_owner_lines_add(dma_owner_to_wide_entry(e), sgl,
-					     sharer);
+		add_lines(v, e, sgl, caller);
 	/* In the table, the entry may be unmapped or flushed at once. */
 	dma_owner_insert(e);
-	if (api != DMA_OWNER_API_COHERENT)
+	if (tracing)
 		trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
 				    owner, caller);
-	return shared;
-}
-
-/* The new mapping the call made shares a cache line with another. */
-static void report_shared(struct verdict *v, const struct call *c,
-			  const struct dma_owner_sharer *sharer)
-{
-	struct dma_owner_report r = {
-		.kind = DMA_OWNER_CACHE_LINE_SHARED, .op = c->op, .dev = c->dev,
-		.addr = c->addr, .size = c->size, .dir = c->dir,
-		.caller = c->caller, .api = c->api, .sharer = *sharer,
-	};
-
-	/*
-	 * While tracking settles, an unmap may have gone unseen: the other
-	 * mapping may be gone.
-	 */
-	if ((v->reported & BIT(r.kind)) || READ_ONCE(dma_owner_settling))
-		return;
-	v->reported |= BIT(r.kind);
-	dma_owner_report(&r);
 }
 
 /**
@@ -920,9 +976,6 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 		     enum dma_owner_api api, phys_addr_t phys,
 		     unsigned long caller)
 {
-	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
-			  .op = DMA_OWNER_OP_MAP, .api = api, .caller = caller };
-	struct dma_owner_sharer sharer;
 	depot_stack_handle_t stack = 0;
 	struct verdict v = {};
 	const char *what;
@@ -933,14 +986,18 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	if (map_one(dev, addr, size, dir, attrs, api, phys, NULL, &stack, NULL,
-		    0, &sharer, caller))
-		report_shared(&v, &c, &sharer);
+	map_one(&v, dev, addr, size, dir, attrs, api, phys, NULL, &stack, NULL,
+		0, caller);
 	/* The allocators' memory is theirs, and a resource is not memory. */
 	if (api == DMA_OWNER_API_PAGE && phys) {
 		what = dma_owner_bad_memory(phys, size);
-		if (what)
+		if (unlikely(what)) {
+			struct call c = { .dev = dev, .addr = addr, .size = size,
+					  .dir = dir, .op = DMA_OWNER_OP_MAP,
+					  .api = api, .caller = caller };
+
 			report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+		}
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map);
@@ -961,12 +1018,12 @@ void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
 			  .op = DMA_OWNER_OP_UNMAP, .api = api,
 			  .caller = caller };
-	struct verdict v = {};
 
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	do_unmap(&c, &v);
+	if (!unmap_only(&c))
+		walk_call(dev, addr, size, dir, c.op, api, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap);
 
@@ -987,7 +1044,6 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	struct call c = { .dev = dev, .dir = dir, .op = DMA_OWNER_OP_MAP,
 			  .api = DMA_OWNER_API_SG, .nents = nents,
 			  .caller = caller };
-	struct dma_owner_sharer sharer;
 	depot_stack_handle_t stack = 0;
 	struct verdict v = {};
 	struct scatterlist *s;
@@ -1026,13 +1082,8 @@ void __dma_owner_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		 */
 		phys = ents == nents && sg_dma_len(s) == s->length &&
 		       !sg_dma_is_bus_address(s) ? sg_phys(s) : 0;
-		if (map_one(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
-			    DMA_OWNER_API_SG, phys, NULL, &stack, sg, nents,
-			    &sharer, caller)) {
-			c.addr = sg_dma_address(s);
-			c.size = sg_dma_len(s);
-			report_shared(&v, &c, &sharer);
-		}
+		map_one(&v, dev, sg_dma_address(s), sg_dma_len(s), dir, attrs,
+			DMA_OWNER_API_SG, phys, NULL, &stack, sg, nents, caller);
 		what = !READ_ONCE(dma_owner_check_segments) ? NULL :
 		       dma_owner_segment_breaks(dev, sg_dma_address(s),
 						sg_dma_len(s), &limit);
@@ -1115,14 +1166,16 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
 			  .op = op,
 			  .caller = caller };
-	struct verdict v = {};
 
 	if (WARN_ON_ONCE(!is_sync(op)))
 		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	do_sync(&c, &v);
+	this_cpu_inc(dma_owner_op_counters.n[op]);
+	/* A zero-length sync moves nothing: the walk only traces it. */
+	if (!size || !sync_only(&c))
+		walk_call(dev, addr, size, dir, op, c.api, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
 
@@ -1168,12 +1221,13 @@ void __dma_owner_alloc_coherent(struct device *dev, size_t size,
 				unsigned long caller)
 {
 	depot_stack_handle_t stack = 0;
+	struct verdict v = {};
 
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	map_one(dev, addr, size, DMA_BIDIRECTIONAL, 0, DMA_OWNER_API_COHERENT,
-		0, cpu_addr, &stack, NULL, 0, NULL, caller);
+	map_one(&v, dev, addr, size, DMA_BIDIRECTIONAL, 0,
+		DMA_OWNER_API_COHERENT, 0, cpu_addr, &stack, NULL, 0, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_alloc_coherent);
 
@@ -1212,7 +1266,6 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
  */
 void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 {
-	struct call c = { .dev = dev, .addr = addr, .op = DMA_OWNER_OP_UNMAP };
 	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
@@ -1228,8 +1281,9 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 		if (hlist_bl_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);
+		/* Each that starts at the handle, as an unmap's must. */
 		hlist_bl_for_each_entry(e, pos, b, node)
-			if (fits(&c, e))
+			if (e->dev == dev && e->handle == addr)
 				e->error_checked = 1;
 		dma_owner_unlock_bucket(b, flags);
 	}
@@ -1248,17 +1302,20 @@ EXPORT_SYMBOL(__dma_owner_mapping_error);
 void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
 			    enum dma_data_direction dir)
 {
-	struct call c = { .dev = dev, .size = size, .dir = dir,
-			  .op = DMA_OWNER_OP_MAP, .api = DMA_OWNER_API_PAGE,
-			  .caller = _RET_IP_ };
-	struct verdict v = {};
 	const char *what;
 
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
 	what = dma_owner_bad_cpu_addr(ptr);
-	if (what)
+	if (unlikely(what)) {
+		struct call c = { .dev = dev, .size = size, .dir = dir,
+				  .op = DMA_OWNER_OP_MAP,
+				  .api = DMA_OWNER_API_PAGE,
+				  .caller = _RET_IP_ };
+		struct verdict v = {};
+
 		report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+	}
 }
 EXPORT_SYMBOL(__dma_owner_map_single);

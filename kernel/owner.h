@@ -20,6 +20,7 @@
 #include <linux/list_bl.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
+#include <asm/sections.h>
 
 struct seq_file;
 
@@ -501,7 +502,25 @@ void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
 void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
 void dma_owner_flush_table(void);
-s32 dma_owner_encode_caller(unsigned long ip);
+
+/**
+ * dma_owner_encode_caller() - a code address as a history slot holds it
+ * @ip: the address
+ *
+ * History callers are kept as 32-bit offsets from _stext, which halves the
+ * history's share of an entry: x86-64 and arm64 place module text within
+ * 2 GiB of the kernel's for their branch ranges, so every caller fits.
+ * Inline: every map, sync and unmap records one.
+ *
+ * Return: the offset, or 0 (unknown) for an address out of its reach: a
+ * caller is remembered as unknown rather than as a wrong address.
+ */
+static inline s32 dma_owner_encode_caller(unsigned long ip)
+{
+	long off = ip - (unsigned long)_stext;
+
+	return off == (s32)off ? off : 0;
+}
 
 /**
  * dma_owner_record() - add a transition to a mapping's history
@@ -628,8 +647,23 @@ const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,
 
 /* owner_lines.c: cache lines shared by mappings */
 int dma_owner_lines_init(void);
-bool dma_owner_lines_wanted(phys_addr_t phys, size_t size, unsigned long attrs,
-			    enum dma_owner_api api);
+bool __dma_owner_lines_wanted(phys_addr_t phys, size_t size,
+			      unsigned long attrs, enum dma_owner_api api);
+extern unsigned int dma_owner_line_mask;
+
+/*
+ * Does a new mapping go in the index of lines? Only a buffer that starts or
+ * ends inside a line may share one; most fill theirs (a page, a
+ * cache-aligned kmalloc() object), and are told so inline.
+ */
+static inline bool dma_owner_lines_wanted(phys_addr_t phys, size_t size,
+					  unsigned long attrs,
+					  enum dma_owner_api api)
+{
+	return ((phys | (phys + size)) & dma_owner_line_mask) &&
+	       __dma_owner_lines_wanted(phys, size, attrs, api);
+}
+
 bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 			 const struct scatterlist *sgl,
 			 struct dma_owner_sharer *sharer);

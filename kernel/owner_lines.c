@@ -81,6 +81,8 @@ MODULE_PARM_DESC(cache_line,
 /* The first lines of mappings, and their last lines, each by line. */
 static struct hlist_bl_head *lines[2];
 static unsigned int lines_shift;
+/* cache_line - 1 while the index is there, else 0: see owner.h. */
+unsigned int dma_owner_line_mask __read_mostly;
 
 /**
  * dma_owner_cache_line() - the line size the check works with
@@ -119,11 +121,12 @@ int __init dma_owner_lines_init(void)
 		lines[0] = NULL;
 		return -ENOMEM;
 	}
+	dma_owner_line_mask = cache_line - 1;
 	return 0;
 }
 
 /**
- * dma_owner_lines_wanted() - does a new mapping go in the index?
+ * __dma_owner_lines_wanted() - does a new mapping go in the index?
  * @phys: its buffer's physical address, 0 if not known
  * @size: its length
  * @attrs: DMA_ATTR_* of the map call
@@ -135,10 +138,13 @@ int __init dma_owner_lines_init(void)
  * them for every device that needs it (CONFIG_DMA_BOUNCE_UNALIGNED_KMALLOC):
  * their lines are never synced.
  *
+ * Asked only of a buffer that starts or ends inside a line
+ * (dma_owner_lines_wanted()).
+ *
  * Return: true if its first or last line may be shared.
  */
-bool dma_owner_lines_wanted(phys_addr_t phys, size_t size, unsigned long attrs,
-			    enum dma_owner_api api)
+bool __dma_owner_lines_wanted(phys_addr_t phys, size_t size,
+			      unsigned long attrs, enum dma_owner_api api)
 {
 	if (!lines[0] || !phys || (attrs & DMA_ATTR_SKIP_CPU_SYNC) ||
 	    (api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_SG))

@@ -65,25 +65,6 @@ static unsigned int size_level(size_t size)
 }
 
 /**
- * dma_owner_encode_caller() - a code address as a history slot holds it
- * @ip: the address
- *
- * History callers are kept as 32-bit offsets from _stext, which halves the
- * history's share of an entry: x86-64 and arm64 place module text within
- * 2 GiB of the kernel's for their branch ranges, so every caller fits.
- *
- * Return: the offset, or 0 (unknown) for an address out of its reach: a
- * caller is remembered as unknown rather than as a wrong address.
- */
-s32 dma_owner_encode_caller(unsigned long ip)
-{
-	long off = ip - (unsigned long)_stext;
-
-	return off == (s32)off ? off : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller);
-
-/**
  * dma_owner_hist_caller() - the caller of one transition in a history
  * @e: a mapping, live or a snapshot
  * @i: the transition, 0 the oldest, below @e->hist_len
