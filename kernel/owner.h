@@ -522,6 +522,8 @@ static inline s32 dma_owner_encode_caller(unsigned long ip)
 	return off == (s32)off ? off : 0;
 }
 
+s32 dma_owner_encode_caller_for_test(unsigned long ip);
+
 /**
  * dma_owner_record() - add a transition to a mapping's history
  * @e: the mapping, its bucket locked or out of the table

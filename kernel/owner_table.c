@@ -64,6 +64,18 @@ static unsigned int size_level(size_t size)
 	return l;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * dma_owner_encode_caller() for the KUnit suite: built as a module, it
+ * cannot reach _stext, which the kernel does not export.
+ */
+s32 dma_owner_encode_caller_for_test(unsigned long ip)
+{
+	return dma_owner_encode_caller(ip);
+}
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller_for_test);
+#endif
+
 /**
  * dma_owner_hist_caller() - the caller of one transition in a history
  * @e: a mapping, live or a snapshot
@@ -162,6 +174,46 @@ static noinline depot_stack_handle_t take_map_stack(unsigned long caller)
 				      in_nmi() ? 0 : STACK_DEPOT_FLAG_CAN_ALLOC);
 }
 
+/*
+ * How deep this stack is, wherever it starts (stacks are aligned): the stack
+ * pointer where the architecture names it, which needs no frame of its own.
+ */
+static __always_inline unsigned long stack_depth(void)
+{
+#ifdef CONFIG_ARCH_HAS_CURRENT_STACK_POINTER
+	return current_stack_pointer & (THREAD_SIZE - 1);
+#else
+	return (unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1);
+#endif
+}
+
+/*
+ * No stack kept for this call path: take it, and keep it in slot @i. Out
+ * of line, so that a map that finds its stack saves no registers for this.
+ */
+static noinline depot_stack_handle_t memo_miss(const struct device *dev,
+					       unsigned long caller,
+					       unsigned long where,
+					       unsigned int epoch,
+					       unsigned int i)
+{
+	depot_stack_handle_t stack = take_map_stack(caller);
+	struct stack_memo *m;
+	unsigned long flags;
+
+	if (!stack)
+		return 0;
+	local_irq_save(flags);
+	m = &this_cpu_ptr(&stack_memos)->slot[i];
+	m->caller = caller;
+	m->dev = dev;
+	m->where = where;
+	m->epoch = epoch;
+	m->stack = stack;
+	local_irq_restore(flags);
+	return stack;
+}
+
 /**
  * dma_owner_save_map_stack() - the stack of a map call, in the stack depot
  * @dev: the device
@@ -189,9 +241,7 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	/* An NMI can interrupt a CPU's memo: it takes its own stack. */
 	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi() || depth_is_random())
 		return take_map_stack(caller);
-	/* How deep this stack is, wherever it starts (stacks are aligned). */
-	where = ((unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1)) |
-		(unsigned long)interrupt_context_level() << 24;
+	where = stack_depth() | (unsigned long)interrupt_context_level() << 24;
 	i = hash_long(caller ^ (unsigned long)dev ^ where, STACK_MEMO_BITS);
 	local_irq_save(flags);
 	m = &this_cpu_ptr(&stack_memos)->slot[i];
@@ -199,20 +249,7 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	    m->epoch == epoch)
 		stack = m->stack;
 	local_irq_restore(flags);
-	if (stack)
-		return stack;
-	stack = take_map_stack(caller);
-	if (!stack)
-		return 0;
-	local_irq_save(flags);
-	m = &this_cpu_ptr(&stack_memos)->slot[i];
-	m->caller = caller;
-	m->dev = dev;
-	m->where = where;
-	m->epoch = epoch;
-	m->stack = stack;
-	local_irq_restore(flags);
-	return stack;
+	return stack ?: memo_miss(dev, caller, where, epoch, i);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_save_map_stack);
 
