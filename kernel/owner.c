@@ -737,6 +737,10 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
+/*
+ * A sync of one sg segment. The single sync's hook does the same with its
+ * call kept out of memory (see walk_call()).
+ */
 static __always_inline void do_sync(const struct call *c, struct verdict *v)
 {
 	this_cpu_inc(dma_owner_op_counters.n[c->op]);
@@ -838,6 +842,7 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 		report_kinds(v, c, kinds, &snap);
 }
 
+/* An unmap of one sg segment, or a coherent free; see do_sync(). */
 static __always_inline void do_unmap(const struct call *c, struct verdict *v)
 {
 	if (!unmap_only(c))
@@ -909,7 +914,8 @@ static noinline void add_lines(struct verdict *v, struct dma_owner_entry *e,
  * A new mapping: the device owns it. Memory from the non-coherent
  * allocators starts with the CPU, which owns it until it is synced for the
  * device (Documentation/core-api/dma-api.rst). Coherent memory has no
- * owner; its CPU address is kept for the free.
+ * owner; its CPU address is kept for the free. @v is the map call's
+ * verdict: an sg list's segments share it, and are reported once per kind.
  */
 static __always_inline void map_one(struct verdict *v, struct device *dev,
 				    dma_addr_t addr, size_t size,
@@ -921,8 +927,6 @@ static __always_inline void map_one(struct verdict *v, struct device *dev,
 				    unsigned int sg_nents, unsigned long caller)
 {
 	struct dma_owner_entry *e;
-	bool tracing;
-	int owner = 0;
 
 	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys);
 	if (!e) {
@@ -943,17 +947,20 @@ static __always_inline void map_one(struct verdict *v, struct device *dev,
 	/* Out of the table still: no call can mean it yet. */
 	if (unlikely(e->poison))
 		dma_owner_poison_apply(e, true);
-	/* The owner is worked out only for the event. */
-	tracing = api != DMA_OWNER_API_COHERENT && trace_dma_owner_map_enabled();
-	if (tracing)
-		owner = dma_owner_state(e);
+	/*
+	 * The map's event first: a report on the new mapping, and every call
+	 * on it once it is in the table, follow it in the trace, as dmaown
+	 * timeline reads them. The owner is worked out only for the event;
+	 * coherent memory has none to trace.
+	 */
+	if (api != DMA_OWNER_API_COHERENT && trace_dma_owner_map_enabled())
+		trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
+				    dma_owner_state(e), caller);
+	/* Reported before it is in the table: the report reads the entry. */
 	if (e->has_lines)
 		add_lines(v, e, sgl, caller);
 	/* In the table, the entry may be unmapped or flushed at once. */
 	dma_owner_insert(e);
-	if (tracing)
-		trace_dma_owner_map(dev, addr, size, dir, DMA_OWNER_STATE_NONE,
-				    owner, caller);
 }
 
 /**
@@ -1023,7 +1030,7 @@ void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	if (dma_owner_filtered_out(dev))
 		return;
 	if (!unmap_only(&c))
-		walk_call(dev, addr, size, dir, c.op, api, caller);
+		walk_call(dev, addr, size, dir, DMA_OWNER_OP_UNMAP, api, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap);
 
@@ -1175,7 +1182,7 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 	this_cpu_inc(dma_owner_op_counters.n[op]);
 	/* A zero-length sync moves nothing: the walk only traces it. */
 	if (!size || !sync_only(&c))
-		walk_call(dev, addr, size, dir, op, c.api, caller);
+		walk_call(dev, addr, size, dir, op, 0 /* no api */, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
 

@@ -82,7 +82,7 @@ MODULE_PARM_DESC(cache_line,
 static struct hlist_bl_head *lines[2];
 static unsigned int lines_shift;
 /* cache_line - 1 while the index is there, else 0: see owner.h. */
-unsigned int dma_owner_line_mask __read_mostly;
+unsigned int dma_owner_line_mask __ro_after_init;
 
 /**
  * dma_owner_cache_line() - the line size the check works with

@@ -67,7 +67,8 @@ static unsigned int size_level(size_t size)
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
  * dma_owner_encode_caller() for the KUnit suite: built as a module, it
- * cannot reach _stext, which the kernel does not export.
+ * cannot reach _stext, which the kernel does not export. Built with KUnit,
+ * as EXPORT_SYMBOL_IF_KUNIT() exports it, whether or not the suite is.
  */
 s32 dma_owner_encode_caller_for_test(unsigned long ip)
 {
