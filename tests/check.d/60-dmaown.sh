@@ -111,6 +111,10 @@ run tl_many dmaown timeline /tmp/many.dat --dev $dev --html /tmp/many.html
 run many_text sh -c "dmaown timeline /tmp/many.dat --dev $dev | grep -c '^mapping '"
 run many_html sh -c "grep -c '^<svg ' /tmp/many.html; grep -o '[0-9]* more mappings not shown' /tmp/many.html
 	grep -m1 'font-weight=\"bold\">mapping' /tmp/many.html"
+# A report made inside a map call (the new mapping shares a cache line with
+# the one mapped before it) belongs to the mapping that map made.
+run rec_line dmaown record -o /tmp/line.dat -- sh -c "echo cache_line_shared >$R"
+run tl_linej dmaown --json timeline /tmp/line.dat --dev $dev
 # record's status: violations first, then how the command ended.
 run rec_badfail dmaown record -o /tmp/bf.dat -- sh -c "echo missing_sync_single >$R; exit 5"
 run rec_fail dmaown record -o /tmp/f.dat -- sh -c "echo cycle_single >$R; exit 4"
@@ -364,6 +368,8 @@ check "dmaown timeline --html: at most 100 pictures, says how many more" "$(sec 
 	eval '[ "$(sec many_html | head -2 | xargs)" = "100 21 more mappings not shown" ] && has tl_many "100 mappings written to /tmp/many.html"'
 check "dmaown timeline --html: the mapping with the violation comes first" "$(sec many_html | sed -n 3p | cut -c1-200)" \
 	grep -q 'violation</text>$' <(sec many_html | sed -n 3p)
+check "dmaown --json timeline: a report made by a map is in that mapping's sequence" "$(sec tl_linej | head -c 900)" \
+	json tl_linej "len(j) == 2 and sorted([e['event'] for e in m['events']] for m in j) == [['map', 'unmap'], ['map', 'violation', 'unmap']] and [e['kind'] for m in j for e in m['events'] if e['event'] == 'violation'] == ['cache-line-shared']"
 
 # --- record's exit status ------------------------------------------------
 check "dmaown record: violations and a failing command: exit 1, says both" "rc=$(rc rec_badfail): $(sec rec_badfail)" \
