@@ -73,12 +73,19 @@ static __always_inline bool holds(const struct dma_owner_entry *e,
 	       addr >= e->handle && addr - e->handle < e->size;
 }
 
+/* Does @e start at @addr of @dev, as the mapping an unmap names must? */
+static __always_inline bool starts_at(const struct dma_owner_entry *e,
+				      const struct device *dev, dma_addr_t addr)
+{
+	return e->dev == dev && e->handle == addr;
+}
+
 /* May the call mean @e? Inline: every call asks of each entry it sees. */
 static __always_inline bool fits(const struct call *c,
 				 const struct dma_owner_entry *e)
 {
 	if (c->op == DMA_OWNER_OP_UNMAP)
-		return e->dev == c->dev && e->handle == c->addr;
+		return starts_at(e, c->dev, c->addr);
 	return holds(e, c->dev, c->addr);
 }
 
@@ -738,16 +745,25 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 }
 
 /*
+ * A sync counted, and judged on the common path if it can be.
+ *
+ * Return: false if the walk must judge it; then nothing has changed.
+ */
+static __always_inline bool sync_fast(const struct call *c)
+{
+	this_cpu_inc(dma_owner_op_counters.n[c->op]);
+	/* A zero-length sync moves nothing: the walk only traces it. */
+	return likely(c->size) && sync_only(c);
+}
+
+/*
  * A sync of one sg segment. The single sync's hook does the same with its
  * call kept out of memory (see walk_call()).
  */
 static __always_inline void do_sync(const struct call *c, struct verdict *v)
 {
-	this_cpu_inc(dma_owner_op_counters.n[c->op]);
-	/* A zero-length sync moves nothing: the walk only traces it. */
-	if (likely(c->size) && sync_only(c))
-		return;
-	sync_walk(c, v);
+	if (!sync_fast(c))
+		sync_walk(c, v);
 }
 
 /* An entry out of the table: its unmap is recorded, traced and counted. */
@@ -1179,9 +1195,7 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	this_cpu_inc(dma_owner_op_counters.n[op]);
-	/* A zero-length sync moves nothing: the walk only traces it. */
-	if (!size || !sync_only(&c))
+	if (!sync_fast(&c))
 		walk_call(dev, addr, size, dir, op, 0 /* no api */, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
@@ -1288,9 +1302,8 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 		if (hlist_bl_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);
-		/* Each that starts at the handle, as an unmap's must. */
 		hlist_bl_for_each_entry(e, pos, b, node)
-			if (e->dev == dev && e->handle == addr)
+			if (starts_at(e, dev, addr))
 				e->error_checked = 1;
 		dma_owner_unlock_bucket(b, flags);
 	}
