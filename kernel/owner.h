@@ -102,10 +102,13 @@ struct dma_owner_ranges {
  * @poison:	the entry is part of a struct dma_owner_wide_entry, and the
  *		bytes its device owns are poisoned in KASAN's shadow
  *		(owner_poison.c)
- * @hist_len:	how many of @hist are valid
+ * @hist_n:	transitions recorded, up to DMA_OWNER_HISTORY; from there it
+ *		runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1, so
+ *		that the next slot is always @hist_n % DMA_OWNER_HISTORY (see
+ *		dma_owner_hist_slot())
  * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
- * @hist:	callers of the last transitions, a ring ending at @hist_len - 1,
- *		as offsets from _stext (see dma_owner_encode_caller())
+ * @hist:	callers of the last transitions, a ring, as offsets from
+ *		_stext (see dma_owner_encode_caller())
  *
  * Every live mapping has one, so every byte counts: 80 bytes on 64-bit,
  * 51 to a slab page. What only the optional content check needs lives
@@ -140,26 +143,45 @@ struct dma_owner_entry {
 	u16 error_checked:1;
 	u16 has_lines:1;
 	u16 poison:1;
-	u8 hist_len;
+	u8 hist_n;
 	u8 hist_ops;
 	s32 hist[DMA_OWNER_HISTORY];
 };
 
 /*
  * The history's ops: slot i of @hist_ops is DMA_OWNER_HIST_OP_BITS wide,
- * slot 0 in the lowest bits, so the oldest drops out with a shift.
+ * slot 0 in the lowest bits. A ring, so that recording a transition moves
+ * nothing: it overwrites the oldest slot.
  */
 #define DMA_OWNER_HIST_OP_BITS	2
 #define DMA_OWNER_HIST_OP_MASK	((1U << DMA_OWNER_HIST_OP_BITS) - 1)
 static_assert(BIT(DMA_OWNER_HIST_OP_BITS) >= DMA_OWNER_NR_OPS);
 static_assert(DMA_OWNER_HISTORY * DMA_OWNER_HIST_OP_BITS <=
 	      sizeof_field(struct dma_owner_entry, hist_ops) * BITS_PER_BYTE);
+static_assert((DMA_OWNER_HISTORY & (DMA_OWNER_HISTORY - 1)) == 0);
+
+/* How many transitions @e's history holds. */
+static inline unsigned int dma_owner_hist_len(const struct dma_owner_entry *e)
+{
+	return min_t(unsigned int, e->hist_n, DMA_OWNER_HISTORY);
+}
+
+/* The slot of transition @i of @e's history, 0 the oldest. */
+static inline unsigned int dma_owner_hist_slot(const struct dma_owner_entry *e,
+					       unsigned int i)
+{
+	unsigned int oldest = e->hist_n < DMA_OWNER_HISTORY ? 0 : e->hist_n;
+
+	return (oldest + i) % DMA_OWNER_HISTORY;
+}
 
 /* The op of transition @i of @e's history, 0 the oldest. */
 static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *e,
 						  unsigned int i)
 {
-	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * i)) & DMA_OWNER_HIST_OP_MASK;
+	unsigned int slot = dma_owner_hist_slot(e, i);
+
+	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * slot)) & DMA_OWNER_HIST_OP_MASK;
 }
 
 /* What the CPU did to bytes a device owned (dma_owner.poison). */
@@ -535,19 +557,14 @@ s32 dma_owner_encode_caller_for_test(unsigned long ip);
 static inline void dma_owner_record(struct dma_owner_entry *e,
 				    enum dma_owner_op op, unsigned long caller)
 {
-	unsigned int slot;
+	unsigned int n = e->hist_n, slot = n % DMA_OWNER_HISTORY;
 
-	if (e->hist_len < DMA_OWNER_HISTORY) {
-		slot = e->hist_len++;
-	} else {
-		/* Full: shift the ring, oldest out. */
-		memmove(&e->hist[0], &e->hist[1], sizeof(e->hist[0]) * (DMA_OWNER_HISTORY - 1));
-		e->hist_ops >>= DMA_OWNER_HIST_OP_BITS;
-		slot = DMA_OWNER_HISTORY - 1;
-	}
+	/* Full, it runs round and slot n % DMA_OWNER_HISTORY is the oldest. */
+	e->hist_n = n + 1 < 2 * DMA_OWNER_HISTORY ? n + 1 : DMA_OWNER_HISTORY;
 	e->hist[slot] = dma_owner_encode_caller(caller);
-	e->hist_ops &= ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot));
-	e->hist_ops |= op << (DMA_OWNER_HIST_OP_BITS * slot);
+	e->hist_ops = (e->hist_ops &
+		       ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot))) |
+		      op << (DMA_OWNER_HIST_OP_BITS * slot);
 }
 
 /* dma_owner.map_stacks= */

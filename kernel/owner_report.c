@@ -321,7 +321,7 @@ static void print_entry(struct seq_file *seq, const struct dma_owner_entry *e,
 			out(seq, " %pS\n", (void *)frames[i]);
 	}
 	out(seq, "last transitions, oldest first:\n");
-	for (i = 0; i < e->hist_len; i++) {
+	for (i = 0; i < dma_owner_hist_len(e); i++) {
 		op = dma_owner_hist_op(e, i);
 		out(seq, " %-16s %pS\n", dma_owner_op_name(op, e->api),
 		    (void *)dma_owner_hist_caller(e, i));

@@ -80,14 +80,16 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller_for_test);
 /**
  * dma_owner_hist_caller() - the caller of one transition in a history
  * @e: a mapping, live or a snapshot
- * @i: the transition, 0 the oldest, below @e->hist_len
+ * @i: the transition, 0 the oldest, below dma_owner_hist_len()
  *
  * Return: the caller's address, 0 if it was out of reach.
  */
 unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
 				    unsigned int i)
 {
-	return e->hist[i] ? (unsigned long)_stext + e->hist[i] : 0;
+	s32 off = e->hist[dma_owner_hist_slot(e, i)];
+
+	return off ? (unsigned long)_stext + off : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
 
@@ -268,7 +270,7 @@ unsigned long dma_owner_map_caller(const struct dma_owner_entry *e)
 
 	if (e->map_stack && stack_depot_fetch(e->map_stack, &entries))
 		return entries[0];
-	if (e->hist_len && dma_owner_hist_op(e, 0) == DMA_OWNER_OP_MAP)
+	if (dma_owner_hist_len(e) && dma_owner_hist_op(e, 0) == DMA_OWNER_OP_MAP)
 		return dma_owner_hist_caller(e, 0);
 	return 0;
 }

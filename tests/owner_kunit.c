@@ -165,6 +165,16 @@ static struct dma_owner_report *report(struct kunit *test, unsigned int i)
 	return &((struct ctx *)test->priv)->reports[i];
 }
 
+/* The ops of @e's history, oldest in the lowest bits. */
+static unsigned int hist_ops_oldest_first(const struct dma_owner_entry *e)
+{
+	unsigned int i, ops = 0;
+
+	for (i = 0; i < dma_owner_hist_len(e); i++)
+		ops |= dma_owner_hist_op(e, i) << (DMA_OWNER_HIST_OP_BITS * i);
+	return ops;
+}
+
 /* map -> cpu -> device -> cpu -> unmap: the protocol, nothing reported. */
 static void test_full_cycle(struct kunit *test)
 {
@@ -203,8 +213,8 @@ static void test_missing_sync_for_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->entry.size, 2048);
 	KUNIT_EXPECT_EQ(test, r->op, DMA_OWNER_OP_SYNC_FOR_CPU);
 	/* The history names map, sync_for_cpu, sync_for_cpu. */
-	KUNIT_EXPECT_EQ(test, r->entry.hist_len, 3);
-	KUNIT_EXPECT_EQ(test, r->entry.hist_ops, DMA_OWNER_OP_MAP |
+	KUNIT_EXPECT_EQ(test, dma_owner_hist_len(&r->entry), 3);
+	KUNIT_EXPECT_EQ(test, hist_ops_oldest_first(&r->entry), DMA_OWNER_OP_MAP |
 			DMA_OWNER_OP_SYNC_FOR_CPU << 2 | DMA_OWNER_OP_SYNC_FOR_CPU << 4);
 	KUNIT_EXPECT_NE(test, r->caller, 0UL);
 	/* History callers are stored as offsets: they come back whole. */
@@ -267,29 +277,33 @@ static void test_log_record(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
-/* The history keeps the last four transitions, oldest first. */
+/*
+ * The history keeps the last four transitions, oldest first, however many
+ * times its ring has gone round.
+ */
 static void test_history_wrap(struct kunit *test)
 {
 	struct dma_owner_report *r;
+	unsigned int i;
 
 	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
-	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
-	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
-	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
-	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for (i = 0; i < 3; i++) {
+		for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+		for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	}
 	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
 	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
 	r = report(test, 0);
-	/* map, cpu, device, then these four: cpu, device, cpu, cpu */
-	KUNIT_EXPECT_EQ(test, r->entry.hist_len, DMA_OWNER_HISTORY);
-	KUNIT_EXPECT_EQ(test, r->entry.hist_ops, DMA_OWNER_OP_SYNC_FOR_CPU |
+	/* map, cpu, device, cpu, device, then these four: cpu, device, cpu, cpu */
+	KUNIT_EXPECT_EQ(test, dma_owner_hist_len(&r->entry), DMA_OWNER_HISTORY);
+	KUNIT_EXPECT_EQ(test, hist_ops_oldest_first(&r->entry), DMA_OWNER_OP_SYNC_FOR_CPU |
 			DMA_OWNER_OP_SYNC_FOR_DEVICE << 2 |
 			DMA_OWNER_OP_SYNC_FOR_CPU << 4 | DMA_OWNER_OP_SYNC_FOR_CPU << 6);
 	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&r->entry, DMA_OWNER_HISTORY - 1),
 			r->caller);
-	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_cpu, 4);
-	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_device, 2);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_cpu, 5);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_device, 3);
 	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
@@ -297,7 +311,7 @@ static void test_history_wrap(struct kunit *test)
 /* A caller out of reach of the 32-bit offset is unknown, never wrong. */
 static void test_history_caller_out_of_reach(struct kunit *test)
 {
-	struct dma_owner_entry e = { .hist_len = 2 };
+	struct dma_owner_entry e = { .hist_n = 2 };
 	unsigned long here = _THIS_IP_;
 
 	e.hist[0] = dma_owner_encode_caller_for_test(here);
