@@ -22,6 +22,7 @@
 #include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/fault-inject.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/memblock.h>
@@ -49,11 +50,40 @@ static struct kmem_cache *wide_entry_cache;
 struct hlist_bl_head *dma_owner_table __ro_after_init;
 unsigned int dma_owner_table_shift __ro_after_init;
 unsigned long dma_owner_level_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_level_sets);
 unsigned long dma_owner_span_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_span_sets);
 bool dma_owner_check_contents;		/* checksum DMA_TO_DEVICE buffers */
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_check_contents);
 static unsigned long hash_entries;	/* dma_owner.hash_entries= */
 static int map_stacks = DMA_OWNER_MAP_STACKS_PER_PATH;
+
+/*
+ * One plain entry per CPU, kept from an unmap for the next map: drivers map
+ * and unmap in turn, and the slab allocator's fast path with its hooks
+ * (memcg, KASAN, init_on_free) costs more than the rest of an unmap.
+ */
+static DEFINE_PER_CPU(struct dma_owner_entry *, spare_entry);
+
+static void free_plain_entry(struct dma_owner_entry *e)
+{
+	if (this_cpu_cmpxchg(spare_entry, NULL, e))
+		kmem_cache_free(entry_cache, e);
+}
+
+static struct dma_owner_entry *alloc_entry(void)
+{
+	struct dma_owner_entry *e = this_cpu_xchg(spare_entry, NULL);
+
+	if (!e)
+		return kmem_cache_alloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+	/* failslab on the entry cache fails the spare too: it stands for it. */
+	if (unlikely(should_failslab(entry_cache, GFP_NOWAIT | __GFP_NOWARN))) {
+		free_plain_entry(e);
+		return NULL;
+	}
+	return e;
+}
 
 static unsigned int size_level(size_t size)
 {
@@ -353,17 +383,23 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		else if (ce)
 			kmem_cache_free(wide_entry_cache, ce);
 		else
-			kmem_cache_free(entry_cache, e);
+			free_plain_entry(e);
 		return NULL;
 	}
-	e->dev = dev;
-	e->handle = addr;
-	e->size = size;
-	e->dir = dir;
-	e->api = api;
-	e->level = size_level(size);
-	e->skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC);
-	e->map_jiffies = jiffies;
+	/* Whole, so that the compiler stores each word once. */
+	*e = (struct dma_owner_entry){
+		.dev = dev,
+		.handle = addr,
+		.size = size,
+		.dir = dir,
+		.api = api,
+		.level = size_level(size),
+		.skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC),
+		.has_csum = has_csum,
+		.has_lines = has_lines,
+		.poison = poison,
+		.map_jiffies = jiffies,
+	};
 	if (poison)
 		dma_owner_poison_index(e);
 	return e;
@@ -442,7 +478,7 @@ void dma_owner_free_entry(struct dma_owner_entry *e)
 	else if (e->has_csum || e->has_lines)
 		kmem_cache_free(wide_entry_cache, dma_owner_to_wide_entry(e));
 	else
-		kmem_cache_free(entry_cache, e);
+		free_plain_entry(e);
 }
 
 /**
