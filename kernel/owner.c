@@ -90,8 +90,9 @@ static __always_inline bool fits(const struct call *c,
 }
 
 /* The bytes of @e a sync names, cut to the mapping. */
-static void call_range(const struct call *c, const struct dma_owner_entry *e,
-		       u32 *lo, u32 *hi)
+static __always_inline void call_range(const struct call *c,
+				       const struct dma_owner_entry *e,
+				       u32 *lo, u32 *hi)
 {
 	u32 off = c->addr - e->handle;
 
@@ -124,6 +125,31 @@ static bool never_redundant(const struct call *c,
 	       e->api == DMA_OWNER_API_NONCONTIGUOUS;
 }
 
+/*
+ * What a sync of bytes [@lo, @hi) of @e (call_range()) would violate, but
+ * for the rules of any use (call_kinds()).
+ */
+static __always_inline unsigned long sync_kinds(const struct call *c,
+						const struct dma_owner_entry *e,
+						u32 lo, u32 hi)
+{
+	unsigned long kinds = 0;
+
+	if (c->size > e->size - (c->addr - e->handle))
+		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
+	if (e->dir != DMA_BIDIRECTIONAL && c->dir != e->dir)
+		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
+		/* Only an exact set says the CPU owns a byte already. */
+		if (!e->inexact && dma_owner_cpu_owns_any(e, lo, hi))
+			kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+	} else if (!never_redundant(c, e) && !dma_owner_cpu_owns_any(e, lo, hi)) {
+		/* Even an inexact set holds every byte the CPU may own. */
+		kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
+	}
+	return kinds;
+}
+
 /* What the call would violate if it meant @e. Inline: every call asks. */
 static __always_inline unsigned long call_kinds(const struct call *c,
 						const struct dma_owner_entry *e)
@@ -147,20 +173,8 @@ static __always_inline unsigned long call_kinds(const struct call *c,
 			kinds |= BIT(DMA_OWNER_CPU_ADDRESS_MISMATCH);
 		return kinds;
 	}
-	if (c->size > e->size - (c->addr - e->handle))
-		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
-	if (e->dir != DMA_BIDIRECTIONAL && c->dir != e->dir)
-		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
 	call_range(c, e, &lo, &hi);
-	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
-		/* Only an exact set says the CPU owns a byte already. */
-		if (!e->inexact && dma_owner_cpu_owns_any(e, lo, hi))
-			kinds |= BIT(DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
-	} else if (!never_redundant(c, e) && !dma_owner_cpu_owns_any(e, lo, hi)) {
-		/* Even an inexact set holds every byte the CPU may own. */
-		kinds |= BIT(DMA_OWNER_REDUNDANT_SYNC_FOR_DEVICE);
-	}
-	return kinds;
+	return kinds | sync_kinds(c, e, lo, hi);
 }
 
 /*
@@ -179,18 +193,28 @@ static unsigned int call_score(const struct call *c,
 
 #define SCORE_CLASS(score)	((score) >> 2)
 
-/* Could the sync leave @e's CPU part in more than one range? */
+/* Could a sync of bytes [@lo, @hi) leave @e's CPU part in more than one range? */
+static __always_inline bool need_spare_at(const struct call *c,
+					  const struct dma_owner_entry *e,
+					  u32 lo, u32 hi)
+{
+	if (e->fragmented || e->cpu_lo == e->cpu_hi)
+		return false;
+	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU)
+		return hi < e->cpu_lo || lo > e->cpu_hi;
+	return lo > e->cpu_lo && hi < e->cpu_hi;
+}
+
+/* Could the call leave @e's CPU part in more than one range? */
 static __always_inline bool need_spare(const struct call *c,
 				       const struct dma_owner_entry *e)
 {
 	u32 lo, hi;
 
-	if (c->op == DMA_OWNER_OP_UNMAP || e->fragmented || e->cpu_lo == e->cpu_hi)
+	if (c->op == DMA_OWNER_OP_UNMAP)
 		return false;
 	call_range(c, e, &lo, &hi);
-	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU)
-		return hi < e->cpu_lo || lo > e->cpu_hi;
-	return lo > e->cpu_lo && hi < e->cpu_hi;
+	return need_spare_at(c, e, lo, hi);
 }
 
 /* Who owns what in @e, and what else tells it from a twin. */
@@ -300,7 +324,34 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 	u64 chunk, first, only_first = 0, only_last = 0;
 	struct hlist_bl_node *pos;
 
-	/* Bit by bit, inline: most devices have one. */
+	/*
+	 * Most devices have used one level, and have never had a mapping that
+	 * runs on into the next chunk at it: then one place may hold a mapping
+	 * the call fits, and every mapping of the device in its bucket that
+	 * fits is at that place. No loop, and no place to compare.
+	 */
+	if (levels && !(levels & (levels - 1)) &&
+	    (c->op == DMA_OWNER_OP_UNMAP ||
+	     !(READ_ONCE(*dma_owner_spans_of(c->dev)) & levels))) {
+		level = __ffs(levels);
+		only = dma_owner_bucket(c->dev, level, (u64)c->addr >>
+					DMA_OWNER_LEVEL_SHIFT(level));
+		if (hlist_bl_empty(only))
+			return NULL;
+		dma_owner_lock_bucket(only, flags);
+		hlist_bl_for_each_entry(e, pos, only, node) {
+			if (!fits(c, e))
+				continue;
+			if (found) {
+				found = NULL;
+				break;
+			}
+			found = e;
+		}
+		goto out;
+	}
+
+	/* Bit by bit, inline. */
 	for (; levels; levels &= levels - 1) {
 		level = __ffs(levels);
 		chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
@@ -339,6 +390,7 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 		}
 		found = e;
 	}
+out:
 	if (!found) {
 		dma_owner_unlock_bucket(only, *flags);
 		return NULL;
@@ -592,17 +644,16 @@ static unsigned long check_csum(struct dma_owner_entry *e)
 	return 0;
 }
 
-/* Move the bytes the sync names to their new owner. */
+/* Move the bytes the sync names, [@lo, @hi) of @e, to their new owner. */
 static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 						const struct call *c,
+						u32 lo, u32 hi,
 						struct dma_owner_ranges_mem *mem,
 						bool alone)
 {
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	unsigned long kinds = 0;
-	u32 lo, hi;
 
-	call_range(c, e, &lo, &hi);
 	if (to_cpu) {
 		if (e->syncs_for_cpu < U16_MAX)
 			e->syncs_for_cpu++;
@@ -653,13 +704,16 @@ static __always_inline bool sync_only(const struct call *c)
 	int before = 0, after = 0;
 	unsigned long flags;
 	bool tracing;
+	u32 lo, hi;
 
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
 		return false;
 	e = find_only(c, &b, &flags);
 	if (!e)
 		return false;
-	if (e->has_csum || call_kinds(c, e) || need_spare(c, e)) {
+	/* Once: the history's byte stores make the compiler read @e again. */
+	call_range(c, e, &lo, &hi);
+	if (e->has_csum || call_kinds(c, e) || need_spare_at(c, e, lo, hi)) {
 		dma_owner_unlock_bucket(b, flags);
 		return false;
 	}
@@ -669,7 +723,7 @@ static __always_inline bool sync_only(const struct call *c)
 	if (tracing)
 		before = dma_owner_state(e);
 	dma_owner_record(e, c->op, c->caller);
-	apply_sync(e, c, &mem, true);
+	apply_sync(e, c, lo, hi, &mem, true);
 	if (tracing)
 		after = dma_owner_state(e);
 	dma_owner_unlock_bucket(b, flags);
@@ -690,6 +744,7 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 	unsigned long flags, kinds = 0;
 	bool done = false, untracked;
 	unsigned int try;
+	u32 lo, hi;
 
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = c->size && dma_owner_may_mean_untracked(c->dev, c->addr);
@@ -718,8 +773,9 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 		dma_owner_record(k.e, c->op, c->caller);
 		/* An unchecked handle is reported at its first use only. */
 		k.e->error_checked = 1;
-		kinds = k.common |
-			apply_sync(k.e, c, &mem, k.n == 1 && !untracked);
+		call_range(c, k.e, &lo, &hi);
+		kinds = k.common | apply_sync(k.e, c, lo, hi, &mem,
+					      k.n == 1 && !untracked);
 		after = dma_owner_state(k.e);
 		if (kinds)
 			dma_owner_snapshot(&snap, k.e);
@@ -1173,6 +1229,18 @@ static bool is_sync(enum dma_owner_op op)
 	return op == DMA_OWNER_OP_SYNC_FOR_CPU || op == DMA_OWNER_OP_SYNC_FOR_DEVICE;
 }
 
+/* A single sync, its call kept out of memory (see walk_call()). */
+static __always_inline void sync_single(struct device *dev, dma_addr_t addr,
+					size_t size, enum dma_data_direction dir,
+					enum dma_owner_op op, unsigned long caller)
+{
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = op, .caller = caller };
+
+	if (!sync_fast(&c))
+		walk_call(dev, addr, size, dir, op, 0 /* no api */, caller);
+}
+
 /**
  * __dma_owner_sync() - ownership moves to the CPU or back to the device
  * @dev: the device
@@ -1186,17 +1254,16 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir, enum dma_owner_op op,
 		      unsigned long caller)
 {
-	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
-			  .op = op,
-			  .caller = caller };
-
 	if (WARN_ON_ONCE(!is_sync(op)))
 		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;
-	if (!sync_fast(&c))
-		walk_call(dev, addr, size, dir, op, 0 /* no api */, caller);
+	/* A copy of the common path for each direction: its @op is known. */
+	if (op == DMA_OWNER_OP_SYNC_FOR_CPU)
+		sync_single(dev, addr, size, dir, DMA_OWNER_OP_SYNC_FOR_CPU, caller);
+	else
+		sync_single(dev, addr, size, dir, DMA_OWNER_OP_SYNC_FOR_DEVICE, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_sync);
 
@@ -1287,18 +1354,21 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
  */
 void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 {
-	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned long flags;
+	unsigned long flags, levels;
+	unsigned int level;
 
 	if (addr == DMA_MAPPING_ERROR)
 		return;
 	guard(rcu)();
-	for (dma_owner_first_place(&pl, dev, addr, true);
-	     dma_owner_next_place(&pl);) {
-		b = dma_owner_bucket(dev, pl.level, pl.chunk);
+	/* A mapping starts in the chunk of its handle, at each level used. */
+	for (levels = READ_ONCE(*dma_owner_levels_of(dev)); levels;
+	     levels &= levels - 1) {
+		level = __ffs(levels);
+		b = dma_owner_bucket(dev, level,
+				     (u64)addr >> DMA_OWNER_LEVEL_SHIFT(level));
 		if (hlist_bl_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);

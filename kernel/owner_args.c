@@ -116,12 +116,13 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_bad_memory);
  */
 const char *dma_owner_bad_cpu_addr(const void *ptr)
 {
+	/* The common answer first: no address in the linear map is virtual. */
+	if (likely(virt_addr_valid(ptr)))
+		return NULL;
 	if (is_vmalloc_addr(ptr))
 		return object_is_on_stack(ptr) ? "the current task's stack" :
 						 "vmalloc or vmap memory";
-	if (!virt_addr_valid(ptr))
-		return "memory outside the kernel's linear map";
-	return NULL;
+	return "memory outside the kernel's linear map";
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_bad_cpu_addr);
 

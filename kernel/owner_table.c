@@ -366,15 +366,10 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		ce->phys = phys;
 		ce->csum = has_csum ? csum : 0;
 		e = &ce->e;
-		e->has_csum = has_csum;
-		e->has_lines = has_lines;
-		e->poison = poison;
 	} else {
-		e = kmem_cache_alloc(entry_cache, GFP_NOWAIT | __GFP_NOWARN);
+		e = alloc_entry();
 		if (!e)
 			return NULL;
-		/* Zeroed in place, where the compiler can inline the stores. */
-		*e = (struct dma_owner_entry){};
 	}
 	/* No entry without a state to count it: see dma_owner_has_entries(). */
 	if (!dma_owner_count_live(dev, 1)) {

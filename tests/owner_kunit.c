@@ -775,8 +775,37 @@ static void test_noncoherent_alloc(struct kunit *test)
 	KUNIT_EXPECT_NE(test, r->unmap_caller, 0UL);
 }
 
+/*
+ * Make the case's device one whose hash slot has used level 0 at most, and
+ * never with a mapping that runs on into the next chunk: its calls at level
+ * 0 take the lookup's one-place path (find_only()). Slots are shared and
+ * never cleared, so each try registers another device.
+ */
+static void use_one_place_device(struct kunit *test)
+{
+	struct ctx *c = test->priv;
+	struct device *dev;
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < 1024; i++) {
+		snprintf(name, sizeof(name), "dma-owner-kunit-%u", i);
+		dev = kunit_device_register(test, name);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+		if ((READ_ONCE(*dma_owner_levels_of(dev)) & ~BIT(0)) ||
+		    (READ_ONCE(*dma_owner_spans_of(dev)) & BIT(0)))
+			continue;
+		dev->coherent_dma_mask = DMA_BIT_MASK(64);
+		dev->dma_mask = &dev->coherent_dma_mask;
+		dma_owner_device_reset(dev);
+		c->dev = dev;
+		return;
+	}
+	KUNIT_FAIL(test, "every device slot has used several levels");
+}
+
 /* No IOMMU: one buffer mapped twice has one handle. */
-static void test_identical_handles(struct kunit *test)
+static void identical_handles(struct kunit *test)
 {
 	long live = atomic_long_read(&dma_owner_stats.live);
 
@@ -799,6 +828,22 @@ static void test_identical_handles(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
 	unmap(test, BASE, 2048, DMA_TO_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
+/* Looked up at the one place they can be. */
+static void test_identical_handles(struct kunit *test)
+{
+	use_one_place_device(test);
+	identical_handles(test);
+}
+
+/* Looked up at every level the device used: the same answers. */
+static void test_identical_handles_levels(struct kunit *test)
+{
+	map(test, BASE + SZ_1M, 65536, DMA_TO_DEVICE, 0);	/* another level */
+	identical_handles(test);
+	unmap(test, BASE + SZ_1M, 65536, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
 }
 
 /* Identical handles, different sizes or directions: each call finds its own. */
@@ -1960,6 +2005,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_inexact_until_whole_sync),
 	KUNIT_CASE(test_noncoherent_alloc),
 	KUNIT_CASE(test_identical_handles),
+	KUNIT_CASE(test_identical_handles_levels),
 	KUNIT_CASE(test_identical_handles_mixed),
 	KUNIT_CASE(test_identical_handles_sizes),
 	KUNIT_CASE(test_identical_handles_ambiguous),
