@@ -1394,6 +1394,9 @@ void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
 {
 	const char *what;
 
+	/* The common answer (see dma_owner_bad_cpu_addr()), before the rest. */
+	if (likely(virt_addr_valid(ptr)))
+		return;
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;

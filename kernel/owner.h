@@ -567,6 +567,29 @@ static inline void dma_owner_record(struct dma_owner_entry *e,
 		      op << (DMA_OWNER_HIST_OP_BITS * slot);
 }
 
+/**
+ * dma_owner_snapshot() - copy an entry for reading outside its bucket lock
+ * @dst: the copy
+ * @e: a live entry, its bucket locked, or one no longer in the table
+ *
+ * The copy holds no pointer into the tracker: a fragmented entry's ranges
+ * become the range that spans them, marked @in_parts. Inline: every unmap
+ * keeps one (owner_unmapped.c).
+ */
+static inline void dma_owner_snapshot(struct dma_owner_entry *dst,
+				      const struct dma_owner_entry *e)
+{
+	*dst = *e;
+	dst->node.next = NULL;
+	dst->node.pprev = NULL;
+	if (e->fragmented) {
+		dst->fragmented = 0;
+		dst->in_parts = 1;
+		dst->cpu_lo = e->ranges->r[0].lo;
+		dst->cpu_hi = e->ranges->r[e->ranges->nr - 1].hi;
+	}
+}
+
 /* dma_owner.map_stacks= */
 enum {
 	DMA_OWNER_MAP_STACKS_OFF,
@@ -578,8 +601,6 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 					      unsigned long caller);
 void dma_owner_forget_map_stacks(void);
 bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum);
-void dma_owner_snapshot(struct dma_owner_entry *dst,
-			const struct dma_owner_entry *e);
 unsigned long dma_owner_map_caller(const struct dma_owner_entry *e);
 unsigned long dma_owner_hist_caller(const struct dma_owner_entry *e,
 				    unsigned int i);

@@ -54,15 +54,13 @@ static bool on_current_stack(phys_addr_t phys, size_t size)
 
 	if (vm) {
 		unsigned long first = PHYS_PFN(phys);
-		unsigned long last = PHYS_PFN(phys + size - 1);
-		unsigned long pfn;
+		unsigned long pages = PHYS_PFN(phys + size - 1) - first;
 		unsigned int i;
 
-		for (i = 0; i < vm->nr_pages; i++) {
-			pfn = page_to_pfn(vm->pages[i]);
-			if (pfn >= first && pfn <= last)
+		/* Its pages are THREAD_SIZE's, as fork.c counts them: unrolled. */
+		for (i = 0; i < THREAD_SIZE / PAGE_SIZE; i++)
+			if (page_to_pfn(vm->pages[i]) - first <= pages)
 				return true;
-		}
 		return false;
 	}
 #endif

@@ -476,29 +476,6 @@ void dma_owner_free_entry(struct dma_owner_entry *e)
 		free_plain_entry(e);
 }
 
-/**
- * dma_owner_snapshot() - copy an entry for reading outside its bucket lock
- * @dst: the copy
- * @e: a live entry, its bucket locked, or one no longer in the table
- *
- * The copy holds no pointer into the tracker: a fragmented entry's ranges
- * become the range that spans them, marked @in_parts.
- */
-void dma_owner_snapshot(struct dma_owner_entry *dst,
-			const struct dma_owner_entry *e)
-{
-	*dst = *e;
-	dst->node.next = NULL;
-	dst->node.pprev = NULL;
-	if (e->fragmented) {
-		dst->fragmented = 0;
-		dst->in_parts = 1;
-		dst->cpu_lo = e->ranges->r[0].lo;
-		dst->cpu_hi = e->ranges->r[e->ranges->nr - 1].hi;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(dma_owner_snapshot);
-
 /* ---------------------------------------------------------------------- */
 /* On and off                                                             */
 
