@@ -326,55 +326,46 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 
 	/*
 	 * Most devices have used one level, and have never had a mapping that
-	 * runs on into the next chunk at it: then one place may hold a mapping
-	 * the call fits, and every mapping of the device in its bucket that
-	 * fits is at that place. No loop, and no place to compare.
+	 * runs on into the next chunk at it: then the call's chunk at that
+	 * level is the one place a mapping it fits can be. No loop over the
+	 * levels; an unmap names where its mapping starts, so it always
+	 * qualifies.
 	 */
 	if (levels && !(levels & (levels - 1)) &&
 	    (c->op == DMA_OWNER_OP_UNMAP ||
 	     !(READ_ONCE(*dma_owner_spans_of(c->dev)) & levels))) {
-		level = __ffs(levels);
-		only = dma_owner_bucket(c->dev, level, (u64)c->addr >>
-					DMA_OWNER_LEVEL_SHIFT(level));
-		if (hlist_bl_empty(only))
-			return NULL;
-		dma_owner_lock_bucket(only, flags);
-		hlist_bl_for_each_entry(e, pos, only, node) {
-			if (!fits(c, e))
-				continue;
-			if (found) {
-				found = NULL;
-				break;
+		only_level = __ffs(levels);
+		only_first = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level);
+		only_last = only_first;
+		here = dma_owner_bucket(c->dev, only_level, only_first);
+		if (!hlist_bl_empty(here))
+			only = here;
+	} else {
+		/* Bit by bit, inline. */
+		for (; levels; levels &= levels - 1) {
+			level = __ffs(levels);
+			chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
+			here = dma_owner_bucket(c->dev, level, chunk);
+			first = chunk;
+			if (c->op != DMA_OWNER_OP_UNMAP && chunk &&
+			    test_bit(level, dma_owner_spans_of(c->dev))) {
+				before = dma_owner_bucket(c->dev, level, chunk - 1);
+				if (before == here)
+					first = chunk - 1;
+				else if (!hlist_bl_empty(before) &&
+					 fits_at(c->dev, c->addr, before, level, chunk - 1))
+					return NULL;
 			}
-			found = e;
-		}
-		goto out;
-	}
-
-	/* Bit by bit, inline. */
-	for (; levels; levels &= levels - 1) {
-		level = __ffs(levels);
-		chunk = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(level);
-		here = dma_owner_bucket(c->dev, level, chunk);
-		first = chunk;
-		if (c->op != DMA_OWNER_OP_UNMAP && chunk &&
-		    test_bit(level, dma_owner_spans_of(c->dev))) {
-			before = dma_owner_bucket(c->dev, level, chunk - 1);
-			if (before == here)
-				first = chunk - 1;
-			else if (!hlist_bl_empty(before) &&
-				 fits_at(c->dev, c->addr, before, level, chunk - 1))
+			if (hlist_bl_empty(here))
+				continue;
+			/* A second bucket in use: the walk weighs them. */
+			if (only)
 				return NULL;
+			only = here;
+			only_level = level;
+			only_first = first;
+			only_last = chunk;
 		}
-		if (hlist_bl_empty(here))
-			continue;
-		/* A second bucket in use: the walk weighs them. */
-		if (only)
-			return NULL;
-		only = here;
-		only_level = level;
-		only_first = first;
-		only_last = chunk;
 	}
 	if (!only)
 		return NULL;
@@ -390,7 +381,6 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 		}
 		found = e;
 	}
-out:
 	if (!found) {
 		dma_owner_unlock_bucket(only, *flags);
 		return NULL;
@@ -1354,21 +1344,18 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
  */
 void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 {
+	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;
-	unsigned long flags, levels;
-	unsigned int level;
+	unsigned long flags;
 
 	if (addr == DMA_MAPPING_ERROR)
 		return;
 	guard(rcu)();
-	/* A mapping starts in the chunk of its handle, at each level used. */
-	for (levels = READ_ONCE(*dma_owner_levels_of(dev)); levels;
-	     levels &= levels - 1) {
-		level = __ffs(levels);
-		b = dma_owner_bucket(dev, level,
-				     (u64)addr >> DMA_OWNER_LEVEL_SHIFT(level));
+	for (dma_owner_first_place(&pl, dev, addr, true);
+	     dma_owner_next_place(&pl);) {
+		b = dma_owner_bucket(dev, pl.level, pl.chunk);
 		if (hlist_bl_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);
@@ -1392,16 +1379,13 @@ EXPORT_SYMBOL(__dma_owner_mapping_error);
 void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
 			    enum dma_data_direction dir)
 {
-	const char *what;
+	/* Asked first: almost every address may be mapped, whatever the filter. */
+	const char *what = dma_owner_bad_cpu_addr(ptr);
 
-	/* The common answer (see dma_owner_bad_cpu_addr()), before the rest. */
-	if (likely(virt_addr_valid(ptr)))
+	if (likely(!what))
 		return;
 	guard(rcu)();
-	if (dma_owner_filtered_out(dev))
-		return;
-	what = dma_owner_bad_cpu_addr(ptr);
-	if (unlikely(what)) {
+	if (!dma_owner_filtered_out(dev)) {
 		struct call c = { .dev = dev, .size = size, .dir = dir,
 				  .op = DMA_OWNER_OP_MAP,
 				  .api = DMA_OWNER_API_PAGE,
