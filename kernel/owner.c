@@ -276,12 +276,13 @@ static bool scan_place(const struct call *c, struct candidates *k,
 
 /*
  * Does a mapping at @level starting in @chunk, hashed to @b, hold @addr of
- * @dev? Asked for a sync only; the call's address is not taken, so that
- * the callers of find_only() keep it in registers.
+ * @dev? Asked for a sync only; inline, with no call, as find_only() is,
+ * and the call's address is not taken, so that its callers keep it in
+ * registers.
  */
-static noinline bool fits_at(const struct device *dev, dma_addr_t addr,
-			     struct hlist_bl_head *b, unsigned int level,
-			     u64 chunk)
+static __always_inline bool fits_at(const struct device *dev, dma_addr_t addr,
+				    struct hlist_bl_head *b, unsigned int level,
+				    u64 chunk)
 {
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
@@ -323,21 +324,25 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 	unsigned int level, only_level = 0;
 	u64 chunk, first, only_first = 0, only_last = 0;
 	struct hlist_bl_node *pos;
+	bool one_place;
 
 	/*
 	 * Most devices have used one level, and have never had a mapping that
 	 * runs on into the next chunk at it: then the call's chunk at that
 	 * level is the one place a mapping it fits can be. No loop over the
 	 * levels; an unmap names where its mapping starts, so it always
-	 * qualifies.
+	 * qualifies. Nor is an entry's place compared: every mapping of the
+	 * device that fits the call is at that place (one mapped since, at a
+	 * level or across a chunk not seen before, raced with the call, and
+	 * the walk would weigh it too).
 	 */
-	if (levels && !(levels & (levels - 1)) &&
-	    (c->op == DMA_OWNER_OP_UNMAP ||
-	     !(READ_ONCE(*dma_owner_spans_of(c->dev)) & levels))) {
+	one_place = levels && !(levels & (levels - 1)) &&
+		    (c->op == DMA_OWNER_OP_UNMAP ||
+		     !(READ_ONCE(*dma_owner_spans_of(c->dev)) & levels));
+	if (one_place) {
 		only_level = __ffs(levels);
-		only_first = (u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level);
-		only_last = only_first;
-		here = dma_owner_bucket(c->dev, only_level, only_first);
+		here = dma_owner_bucket(c->dev, only_level,
+					(u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level));
 		if (!hlist_bl_empty(here))
 			only = here;
 	} else {
@@ -371,9 +376,10 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 		return NULL;
 	dma_owner_lock_bucket(only, flags);
 	hlist_bl_for_each_entry(e, pos, only, node) {
-		if (e->level != only_level ||
-		    dma_owner_entry_chunk(e) < only_first ||
-		    dma_owner_entry_chunk(e) > only_last || !fits(c, e))
+		if (!fits(c, e) ||
+		    (!one_place && (e->level != only_level ||
+				    dma_owner_entry_chunk(e) < only_first ||
+				    dma_owner_entry_chunk(e) > only_last)))
 			continue;
 		if (found) {
 			found = NULL;
@@ -634,6 +640,17 @@ static unsigned long check_csum(struct dma_owner_entry *e)
 	return 0;
 }
 
+/* A sync counted in its mapping, which keeps how many of each it had. */
+static __always_inline void count_sync(struct dma_owner_entry *e, bool to_cpu)
+{
+	if (to_cpu) {
+		if (e->syncs_for_cpu < U16_MAX)
+			e->syncs_for_cpu++;
+	} else if (e->syncs_for_device < U16_MAX) {
+		e->syncs_for_device++;
+	}
+}
+
 /* Move the bytes the sync names, [@lo, @hi) of @e, to their new owner. */
 static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 						const struct call *c,
@@ -644,16 +661,10 @@ static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	unsigned long kinds = 0;
 
-	if (to_cpu) {
-		if (e->syncs_for_cpu < U16_MAX)
-			e->syncs_for_cpu++;
-		/* Before the CPU gets any byte: was it the device's all along? */
-		if (unlikely(e->has_csum))
-			kinds |= check_csum(e);
-	} else {
-		if (e->syncs_for_device < U16_MAX)
-			e->syncs_for_device++;
-	}
+	count_sync(e, to_cpu);
+	/* Before the CPU gets any byte: was it the device's all along? */
+	if (to_cpu && unlikely(e->has_csum))
+		kinds |= check_csum(e);
 	dma_owner_move_bytes(e, lo, hi, to_cpu, mem);
 	/* The device gets what the CPU wrote: checksum that. */
 	if (e->has_csum && dma_owner_device_owns_all(e)) {
@@ -680,47 +691,41 @@ static __always_inline void trace_sync(const struct call *c, int before,
 }
 
 /*
- * A sync that one mapping alone fits (find_only()) and that breaks no
- * rule: moved without the walk's bookkeeping. The content check, and a
- * sync that would cut the CPU's bytes in two (it allocates), take the walk.
+ * A sync that one mapping alone fits (find_only()), that breaks no rule
+ * and that leaves the CPU's bytes in one range: moved at once, with no
+ * call, so that the hook that inlines it saves no registers. The walk
+ * takes every other: a sync traced (the walk traces who owned the bytes
+ * before and after), one that may mean an untracked mapping, one of a
+ * mapping under the content check or poisoned, and one whose CPU part is
+ * or would be in several ranges (which may allocate).
  *
  * Return: false if the sync is not such a one; then nothing has changed.
  */
 static __always_inline bool sync_only(const struct call *c)
 {
-	struct dma_owner_ranges_mem mem = {};
+	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	struct dma_owner_entry *e;
 	struct hlist_bl_head *b;
-	int before = 0, after = 0;
 	unsigned long flags;
-	bool tracing;
 	u32 lo, hi;
 
-	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
+	if (unlikely(atomic_read(&dma_owner_untracked_handles)) ||
+	    trace_dma_owner_sync_for_cpu_enabled() ||
+	    trace_dma_owner_sync_for_device_enabled())
 		return false;
 	e = find_only(c, &b, &flags);
 	if (!e)
 		return false;
 	/* Once: the history's byte stores make the compiler read @e again. */
 	call_range(c, e, &lo, &hi);
-	if (e->has_csum || call_kinds(c, e) || need_spare_at(c, e, lo, hi)) {
+	if (e->has_csum || e->poison || call_kinds(c, e) ||
+	    !dma_owner_move_in_one(e, lo, hi, to_cpu)) {
 		dma_owner_unlock_bucket(b, flags);
 		return false;
 	}
-	/* The owners are worked out only for the events. */
-	tracing = trace_dma_owner_sync_for_cpu_enabled() ||
-		  trace_dma_owner_sync_for_device_enabled();
-	if (tracing)
-		before = dma_owner_state(e);
+	count_sync(e, to_cpu);
 	dma_owner_record(e, c->op, c->caller);
-	apply_sync(e, c, lo, hi, &mem, true);
-	if (tracing)
-		after = dma_owner_state(e);
 	dma_owner_unlock_bucket(b, flags);
-	if (unlikely(mem.garbage))
-		kfree(mem.garbage);
-	if (tracing)
-		trace_sync(c, before, after);
 	return true;
 }
 
@@ -804,7 +809,7 @@ static __always_inline bool sync_fast(const struct call *c)
 
 /*
  * A sync of one sg segment. The single sync's hook does the same with its
- * call kept out of memory (see walk_call()).
+ * call kept out of memory (see sync_single()).
  */
 static __always_inline void do_sync(const struct call *c, struct verdict *v)
 {
@@ -912,23 +917,20 @@ static __always_inline void do_unmap(const struct call *c, struct verdict *v)
 }
 
 /*
- * The walk of a single unmap or sync that the common path did not take.
- * Its call is made again here: were the hook's own passed to a function
- * that is not inlined, the common path would keep it in memory too.
+ * The walk of a single unmap that unmap_only() did not take. Its call is
+ * made again here: were the hook's own passed to a function that is not
+ * inlined, the common path would keep it in memory too.
  */
-static noinline void walk_call(struct device *dev, dma_addr_t addr,
-			       size_t size, enum dma_data_direction dir,
-			       enum dma_owner_op op, enum dma_owner_api api,
-			       unsigned long caller)
+static noinline void unmap_slow(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir,
+				enum dma_owner_api api, unsigned long caller)
 {
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
-			  .op = op, .api = api, .caller = caller };
+			  .op = DMA_OWNER_OP_UNMAP, .api = api,
+			  .caller = caller };
 	struct verdict v = {};
 
-	if (op == DMA_OWNER_OP_UNMAP)
-		unmap_walk(&c, &v);
-	else
-		sync_walk(&c, &v);
+	unmap_walk(&c, &v);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -973,10 +975,8 @@ static noinline void add_lines(struct verdict *v, struct dma_owner_entry *e,
 }
 
 /*
- * A new mapping: the device owns it. Memory from the non-coherent
- * allocators starts with the CPU, which owns it until it is synced for the
- * device (Documentation/core-api/dma-api.rst). Coherent memory has no
- * owner; its CPU address is kept for the free. @v is the map call's
+ * A new mapping, owned as dma_owner_new_entry() says. Coherent memory has
+ * no owner; its CPU address is kept for the free. @v is the map call's
  * verdict: an sg list's segments share it, and are reported once per kind.
  */
 static __always_inline void map_one(struct verdict *v, struct device *dev,
@@ -990,22 +990,17 @@ static __always_inline void map_one(struct verdict *v, struct device *dev,
 {
 	struct dma_owner_entry *e;
 
-	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys);
+	e = dma_owner_new_entry(dev, addr, size, dir, attrs, api, phys, caller);
 	if (!e) {
 		dma_owner_count_untracked(dev, addr, size, DMA_OWNER_WHY_UNTRACKED);
 		return;
 	}
-	if (api == DMA_OWNER_API_PAGES || api == DMA_OWNER_API_NONCONTIGUOUS)
-		e->cpu_hi = size;
-	else if (api == DMA_OWNER_API_COHERENT)
+	if (api == DMA_OWNER_API_COHERENT)
 		e->cpu_addr = cpu_addr;
 	if (!*stack)
 		*stack = dma_owner_save_map_stack(dev, caller);
 	e->map_stack = *stack;
 	e->sg_nents = sg_nents;
-	/* Only a single mapping returns an error handle to be checked. */
-	e->error_checked = api != DMA_OWNER_API_PAGE && api != DMA_OWNER_API_RESOURCE;
-	dma_owner_record(e, DMA_OWNER_OP_MAP, caller);
 	/* Out of the table still: no call can mean it yet. */
 	if (unlikely(e->poison))
 		dma_owner_poison_apply(e, true);
@@ -1092,7 +1087,7 @@ void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	if (dma_owner_filtered_out(dev))
 		return;
 	if (!unmap_only(&c))
-		walk_call(dev, addr, size, dir, DMA_OWNER_OP_UNMAP, api, caller);
+		unmap_slow(dev, addr, size, dir, api, caller);
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_unmap);
 
@@ -1219,7 +1214,31 @@ static bool is_sync(enum dma_owner_op op)
 	return op == DMA_OWNER_OP_SYNC_FOR_CPU || op == DMA_OWNER_OP_SYNC_FOR_DEVICE;
 }
 
-/* A single sync, its call kept out of memory (see walk_call()). */
+/*
+ * A single sync that sync_only() did not take, or one the filter may leave
+ * out: filtered, counted and walked. Out of line, and called last, so that
+ * the hook's common path saves no registers for it.
+ */
+static noinline void sync_slow(struct device *dev, dma_addr_t addr,
+			       size_t size, enum dma_data_direction dir,
+			       enum dma_owner_op op, unsigned long caller)
+{
+	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
+			  .op = op, .caller = caller };
+	struct verdict v = {};
+
+	guard(rcu)();
+	if (dma_owner_filtered_out(dev))
+		return;
+	this_cpu_inc(dma_owner_op_counters.n[op]);
+	sync_walk(&c, &v);
+}
+
+/*
+ * A single sync, its call kept out of memory (see unmap_slow()). The walk
+ * is a tail call, made outside the RCU read section that sync_slow()
+ * takes again.
+ */
 static __always_inline void sync_single(struct device *dev, dma_addr_t addr,
 					size_t size, enum dma_data_direction dir,
 					enum dma_owner_op op, unsigned long caller)
@@ -1227,8 +1246,15 @@ static __always_inline void sync_single(struct device *dev, dma_addr_t addr,
 	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
 			  .op = op, .caller = caller };
 
-	if (!sync_fast(&c))
-		walk_call(dev, addr, size, dir, op, 0 /* no api */, caller);
+	/* A zero-length sync moves nothing: the walk only traces it. */
+	scoped_guard(rcu) {
+		if (likely(!rcu_access_pointer(dma_owner_filter) && size &&
+			   sync_only(&c))) {
+			this_cpu_inc(dma_owner_op_counters.n[op]);
+			return;
+		}
+	}
+	sync_slow(dev, addr, size, dir, op, caller);
 }
 
 /**
@@ -1245,9 +1271,6 @@ void __dma_owner_sync(struct device *dev, dma_addr_t addr, size_t size,
 		      unsigned long caller)
 {
 	if (WARN_ON_ONCE(!is_sync(op)))
-		return;
-	guard(rcu)();
-	if (dma_owner_filtered_out(dev))
 		return;
 	/* A copy of the common path for each direction: its @op is known. */
 	if (op == DMA_OWNER_OP_SYNC_FOR_CPU)
@@ -1367,6 +1390,24 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 }
 EXPORT_SYMBOL(__dma_owner_mapping_error);
 
+/*
+ * dma_map_single() was given memory it cannot map. Out of line, so that
+ * its hook saves no registers for it.
+ */
+static noinline void report_cpu_addr(struct device *dev, size_t size,
+				     enum dma_data_direction dir,
+				     const char *what, unsigned long caller)
+{
+	struct call c = { .dev = dev, .size = size, .dir = dir,
+			  .op = DMA_OWNER_OP_MAP, .api = DMA_OWNER_API_PAGE,
+			  .caller = caller };
+	struct verdict v = {};
+
+	guard(rcu)();
+	if (!dma_owner_filtered_out(dev))
+		report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
+}
+
 /**
  * __dma_owner_map_single() - dma_map_single() is about to map a CPU address
  * @dev: the device
@@ -1382,17 +1423,7 @@ void __dma_owner_map_single(struct device *dev, const void *ptr, size_t size,
 	/* Asked first: almost every address may be mapped, whatever the filter. */
 	const char *what = dma_owner_bad_cpu_addr(ptr);
 
-	if (likely(!what))
-		return;
-	guard(rcu)();
-	if (!dma_owner_filtered_out(dev)) {
-		struct call c = { .dev = dev, .size = size, .dir = dir,
-				  .op = DMA_OWNER_OP_MAP,
-				  .api = DMA_OWNER_API_PAGE,
-				  .caller = _RET_IP_ };
-		struct verdict v = {};
-
-		report_arg(&v, &c, DMA_OWNER_BAD_MEMORY, what, 0);
-	}
+	if (unlikely(what))
+		report_cpu_addr(dev, size, dir, what, _RET_IP_);
 }
 EXPORT_SYMBOL(__dma_owner_map_single);

@@ -18,6 +18,8 @@
 #include <linux/dma-owner.h>
 #include <linux/dma-owner-poison.h>
 #include <linux/list_bl.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/stackdepot.h>
 #include <trace/events/dma_owner.h>
 #include <asm/sections.h>
@@ -106,7 +108,8 @@ struct dma_owner_ranges {
  *		runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1, so
  *		that the next slot is always @hist_n % DMA_OWNER_HISTORY (see
  *		dma_owner_hist_slot())
- * @hist_ops:	enum dma_owner_op of each history slot, 2 bits each
+ * @hist_ops:	enum dma_owner_op of each transition, 2 bits each, the
+ *		newest in the lowest bits (see dma_owner_hist_op())
  * @hist:	callers of the last transitions, a ring, as offsets from
  *		_stext (see dma_owner_encode_caller())
  *
@@ -149,9 +152,9 @@ struct dma_owner_entry {
 };
 
 /*
- * The history's ops: slot i of @hist_ops is DMA_OWNER_HIST_OP_BITS wide,
- * slot 0 in the lowest bits. A ring, so that recording a transition moves
- * nothing: it overwrites the oldest slot.
+ * The history's ops: DMA_OWNER_HIST_OP_BITS each in @hist_ops, a shift
+ * register with the newest in the lowest bits, so that recording one is a
+ * shift whatever the slot its caller goes in.
  */
 #define DMA_OWNER_HIST_OP_BITS	2
 #define DMA_OWNER_HIST_OP_MASK	((1U << DMA_OWNER_HIST_OP_BITS) - 1)
@@ -179,9 +182,9 @@ static inline unsigned int dma_owner_hist_slot(const struct dma_owner_entry *e,
 static inline enum dma_owner_op dma_owner_hist_op(const struct dma_owner_entry *e,
 						  unsigned int i)
 {
-	unsigned int slot = dma_owner_hist_slot(e, i);
+	unsigned int newer = dma_owner_hist_len(e) - 1 - i;
 
-	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * slot)) & DMA_OWNER_HIST_OP_MASK;
+	return (e->hist_ops >> (DMA_OWNER_HIST_OP_BITS * newer)) & DMA_OWNER_HIST_OP_MASK;
 }
 
 /* What the CPU did to bytes a device owned (dma_owner.poison). */
@@ -490,10 +493,12 @@ static inline void dma_owner_first_place(struct dma_owner_places *pl,
 					 const struct device *dev,
 					 dma_addr_t addr, bool starts)
 {
-	pl->levels = READ_ONCE(*dma_owner_levels_of(dev));
-	pl->addr = addr;
-	pl->starts = starts;
-	pl->before = false;
+	/* Whole: a walk on the stack is not zeroed first for the rest. */
+	*pl = (struct dma_owner_places){
+		.levels = READ_ONCE(*dma_owner_levels_of(dev)),
+		.addr = addr,
+		.starts = starts,
+	};
 }
 
 static inline bool dma_owner_next_place(struct dma_owner_places *pl)
@@ -519,7 +524,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev,
 					    enum dma_data_direction dir,
 					    unsigned long attrs,
 					    enum dma_owner_api api,
-					    phys_addr_t phys);
+					    phys_addr_t phys, unsigned long caller);
 void dma_owner_insert(struct dma_owner_entry *e);
 void dma_owner_free_entry(struct dma_owner_entry *e);
 void dma_owner_drop_entries(struct device *dev, bool report, bool may_sleep);
@@ -557,14 +562,13 @@ s32 dma_owner_encode_caller_for_test(unsigned long ip);
 static inline void dma_owner_record(struct dma_owner_entry *e,
 				    enum dma_owner_op op, unsigned long caller)
 {
-	unsigned int n = e->hist_n, slot = n % DMA_OWNER_HISTORY;
+	unsigned int n = e->hist_n;
 
-	/* Full, it runs round and slot n % DMA_OWNER_HISTORY is the oldest. */
-	e->hist_n = n + 1 < 2 * DMA_OWNER_HISTORY ? n + 1 : DMA_OWNER_HISTORY;
-	e->hist[slot] = dma_owner_encode_caller(caller);
-	e->hist_ops = (e->hist_ops &
-		       ~(DMA_OWNER_HIST_OP_MASK << (DMA_OWNER_HIST_OP_BITS * slot))) |
-		      op << (DMA_OWNER_HIST_OP_BITS * slot);
+	/* The caller overwrites the oldest slot once the ring is full. */
+	e->hist[n % DMA_OWNER_HISTORY] = dma_owner_encode_caller(caller);
+	/* Full, it runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1. */
+	e->hist_n = ((n + 1) | (n & DMA_OWNER_HISTORY)) & (2 * DMA_OWNER_HISTORY - 1);
+	e->hist_ops = e->hist_ops << DMA_OWNER_HIST_OP_BITS | op;
 }
 
 /**
@@ -632,7 +636,6 @@ static inline bool dma_owner_device_owns_all(const struct dma_owner_entry *e)
 	return !e->inexact && !e->fragmented && e->cpu_lo == e->cpu_hi;
 }
 
-bool __dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi);
 void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
 			    bool to_cpu, struct dma_owner_ranges_mem *mem);
 
@@ -642,16 +645,85 @@ void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
  * @lo: first byte, an offset from its handle
  * @hi: end of the range
  *
- * Inline for the one range of almost every mapping: every sync asks.
+ * Inline, with no call, even for a fragmented entry's few ranges: every
+ * sync asks, and its common path calls nothing (see sync_only() in
+ * owner.c).
  *
  * Return: true if it does (or, for an inexact entry, may).
  */
-static inline bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e,
-					  u32 lo, u32 hi)
+static __always_inline bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e,
+						   u32 lo, u32 hi)
 {
+	unsigned int i;
+
 	if (likely(!e->fragmented))
 		return e->cpu_lo < e->cpu_hi && e->cpu_lo < hi && lo < e->cpu_hi;
-	return __dma_owner_cpu_owns_any(e, lo, hi);
+	for (i = 0; i < e->ranges->nr; i++)
+		if (e->ranges->r[i].lo < hi && lo < e->ranges->r[i].hi)
+			return true;
+	return false;
+}
+
+/**
+ * dma_owner_move_in_one() - move bytes of a mapping whose CPU part stays
+ *	one range
+ * @e: the mapping, its bucket locked
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the bytes
+ * @to_cpu: to the CPU (a sync for the CPU), else to the device
+ *
+ * The syncs of almost every mapping: the whole of it changing hands, which
+ * leaves one owner known exactly, or a part that the CPU's one range grows
+ * or shrinks by at an end. Inline, with no call: the common path of a
+ * sync moves its bytes here (see sync_only() in owner.c).
+ *
+ * Return: false, having changed nothing, if the CPU's part is or would be
+ * more than one range; owner_ranges.c moves those.
+ */
+static __always_inline bool dma_owner_move_in_one(struct dma_owner_entry *e,
+						  u32 lo, u32 hi, bool to_cpu)
+{
+	u32 a = e->cpu_lo, b = e->cpu_hi;
+
+	if (e->fragmented)
+		return false;
+	if (!lo && hi == e->size) {
+		e->cpu_lo = 0;
+		e->cpu_hi = to_cpu ? hi : 0;
+		e->inexact = 0;
+		return true;
+	}
+	if (to_cpu) {
+		if (a < b) {
+			/* Apart, not even touching: two ranges. */
+			if (b < lo || a > hi)
+				return false;
+			a = min(a, lo);
+			b = max(b, hi);
+		} else {
+			a = lo;
+			b = hi;
+		}
+	} else if (a < b && a < hi && lo < b) {
+		/* Inside, not at an end: two ranges. */
+		if (a < lo && b > hi)
+			return false;
+		if (a < lo)
+			b = lo;
+		else if (b > hi)
+			a = hi;
+		else
+			b = a;
+	}
+	if (a == b) {
+		a = 0;
+		b = 0;
+		/* The CPU surely owns nothing. */
+		e->inexact = 0;
+	}
+	e->cpu_lo = a;
+	e->cpu_hi = b;
+	return true;
 }
 
 /**
@@ -661,27 +733,39 @@ static inline bool dma_owner_cpu_owns_any(const struct dma_owner_entry *e,
  * @hi: end of the bytes
  * @to_cpu: to the CPU (a sync for the CPU), else to the device
  * @mem: ranges allocated before the lock, and those to free after it
- *
- * Most syncs hand over the whole mapping: inline, that leaves one owner
- * known exactly. Any other goes through owner_ranges.c.
  */
 static inline void dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo,
 					u32 hi, bool to_cpu,
 					struct dma_owner_ranges_mem *mem)
 {
-	if (likely(!e->fragmented && !lo && hi == e->size)) {
-		e->cpu_lo = 0;
-		e->cpu_hi = to_cpu ? hi : 0;
-		e->inexact = 0;
-		return;
-	}
-	__dma_owner_move_bytes(e, lo, hi, to_cpu, mem);
+	if (!dma_owner_move_in_one(e, lo, hi, to_cpu))
+		__dma_owner_move_bytes(e, lo, hi, to_cpu, mem);
 }
 
 /* owner_args.c: what a call's arguments alone break */
 extern bool dma_owner_check_segments;
 const char *dma_owner_bad_memory(phys_addr_t phys, size_t size);
-const char *dma_owner_bad_cpu_addr(const void *ptr);
+const char *__dma_owner_bad_cpu_addr(const void *ptr);
+
+/**
+ * dma_owner_bad_cpu_addr() - may dma_map_single() be given this address?
+ * @ptr: the CPU address the driver passed
+ *
+ * dma_map_single() takes the page of @ptr through the linear map, which a
+ * virtually mapped address (vmalloc, vmap, a virtually mapped stack,
+ * ioremap) or one outside the linear map (module data, a bad pointer) has
+ * no page in: the device would get some other memory. Inline for the
+ * common answer: no address in the linear map is virtual.
+ *
+ * Context: any; does not sleep.
+ * Return: the kind of memory, in words, or NULL if it may be mapped.
+ */
+static inline const char *dma_owner_bad_cpu_addr(const void *ptr)
+{
+	if (likely(virt_addr_valid(ptr)))
+		return NULL;
+	return __dma_owner_bad_cpu_addr(ptr);
+}
 const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,
 				     size_t len, u64 *limit);
 

@@ -101,28 +101,21 @@ const char *dma_owner_bad_memory(phys_addr_t phys, size_t size)
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_bad_memory);
 
 /**
- * dma_owner_bad_cpu_addr() - may dma_map_single() be given this address?
+ * __dma_owner_bad_cpu_addr() - dma_owner_bad_cpu_addr() of an address
+ *	outside the linear map
  * @ptr: the CPU address the driver passed
  *
- * dma_map_single() takes the page of @ptr through the linear map, which a
- * virtually mapped address (vmalloc, vmap, a virtually mapped stack,
- * ioremap) or one outside the linear map (module data, a bad pointer) has
- * no page in: the device would get some other memory.
- *
  * Context: any; does not sleep.
- * Return: the kind of memory, in words, or NULL if it may be mapped.
+ * Return: the kind of memory, in words.
  */
-const char *dma_owner_bad_cpu_addr(const void *ptr)
+const char *__dma_owner_bad_cpu_addr(const void *ptr)
 {
-	/* The common answer first: no address in the linear map is virtual. */
-	if (likely(virt_addr_valid(ptr)))
-		return NULL;
 	if (is_vmalloc_addr(ptr))
 		return object_is_on_stack(ptr) ? "the current task's stack" :
 						 "vmalloc or vmap memory";
 	return "memory outside the kernel's linear map";
 }
-EXPORT_SYMBOL_IF_KUNIT(dma_owner_bad_cpu_addr);
+EXPORT_SYMBOL_IF_KUNIT(__dma_owner_bad_cpu_addr);
 
 /**
  * dma_owner_segment_breaks() - does a mapped sg segment break its limits?

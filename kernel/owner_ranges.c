@@ -24,26 +24,6 @@ struct range_set {
 	} r[DMA_OWNER_MAX_RANGES + 1];
 };
 
-/**
- * __dma_owner_cpu_owns_any() - dma_owner_cpu_owns_any() of a fragmented entry
- * @e: the mapping, whose CPU part is in several ranges
- * @lo: first byte, an offset from its handle
- * @hi: end of the range
- *
- * The one range of any other entry is asked inline.
- *
- * Return: true if the CPU owns a byte of [@lo, @hi).
- */
-bool __dma_owner_cpu_owns_any(const struct dma_owner_entry *e, u32 lo, u32 hi)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->ranges->nr; i++)
-		if (e->ranges->r[i].lo < hi && lo < e->ranges->r[i].hi)
-			return true;
-	return false;
-}
-
 static void set_load(const struct dma_owner_entry *e, struct range_set *s)
 {
 	unsigned int i;
@@ -144,55 +124,20 @@ static void set_store(struct dma_owner_entry *e, const struct range_set *s,
 		e->inexact = 1;
 }
 
-/*
- * An entry with one range that keeps one: no range set. A sync of the
- * whole mapping, which leaves the set exact, never comes here: the inline
- * dma_owner_move_bytes() takes it.
- * Return: false if the result needs more than one range.
+/**
+ * __dma_owner_move_bytes() - dma_owner_move_bytes() of a mapping whose CPU
+ *	part is or becomes more than one range
+ * @e: the mapping, its bucket locked
+ * @lo: first byte, an offset from its handle
+ * @hi: end of the bytes
+ * @to_cpu: to the CPU, else to the device
+ * @mem: ranges allocated before the lock, and those to free after it
+ *
+ * Through a range set, which may need a struct dma_owner_ranges. Any other
+ * move is inline (dma_owner_move_in_one()).
  */
-static bool move_bytes_in_one(struct dma_owner_entry *e, u32 lo, u32 hi,
-			      bool to_cpu)
-{
-	u32 a = e->cpu_lo, b = e->cpu_hi;
-
-	if (e->fragmented)
-		return false;
-	if (to_cpu) {
-		if (a < b) {
-			/* Apart, not even touching: two ranges. */
-			if (b < lo || a > hi)
-				return false;
-			a = min(a, lo);
-			b = max(b, hi);
-		} else {
-			a = lo;
-			b = hi;
-		}
-	} else if (a < b && a < hi && lo < b) {
-		/* Inside, not at an end: two ranges. */
-		if (a < lo && b > hi)
-			return false;
-		if (a < lo)
-			b = lo;
-		else if (b > hi)
-			a = hi;
-		else
-			b = a;
-	}
-	if (a == b) {
-		a = 0;
-		b = 0;
-		/* The CPU surely owns nothing. */
-		e->inexact = 0;
-	}
-	e->cpu_lo = a;
-	e->cpu_hi = b;
-	return true;
-}
-
-/* Any other: through a range set, which may need a struct dma_owner_ranges. */
-static noinline void move_bytes_in_set(struct dma_owner_entry *e, u32 lo, u32 hi,
-				       bool to_cpu, struct dma_owner_ranges_mem *mem)
+void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
+			    bool to_cpu, struct dma_owner_ranges_mem *mem)
 {
 	struct range_set s;
 
@@ -208,21 +153,4 @@ static noinline void move_bytes_in_set(struct dma_owner_entry *e, u32 lo, u32 hi
 	if (!s.nr || (to_cpu && !lo && hi == e->size))
 		e->inexact = 0;
 	set_store(e, &s, mem);
-}
-
-/**
- * __dma_owner_move_bytes() - dma_owner_move_bytes() of part of a mapping
- * @e: the mapping, its bucket locked
- * @lo: first byte, an offset from its handle
- * @hi: end of the bytes
- * @to_cpu: to the CPU, else to the device
- * @mem: ranges allocated before the lock, and those to free after it
- *
- * Anything but a whole unfragmented mapping changing hands, which is inline.
- */
-void __dma_owner_move_bytes(struct dma_owner_entry *e, u32 lo, u32 hi,
-			    bool to_cpu, struct dma_owner_ranges_mem *mem)
-{
-	if (!move_bytes_in_one(e, lo, hi, to_cpu))
-		move_bytes_in_set(e, lo, hi, to_cpu, mem);
 }

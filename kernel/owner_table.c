@@ -133,22 +133,17 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
  * map's stack; two paths reach one call site for one device at the same
  * depth in the same context only by coincidence. A driver unbinding or a
  * module going empties them all: code and devices may be gone.
+ *
+ * A slot is one word, the stack's depot handle under a tag of the key's
+ * hash, read and written whole: an interrupt that keeps a stack of its own
+ * in the slot meanwhile leaves either its stack or the one before, each
+ * under its own tag, so nothing needs interrupts disabled. Two keys that
+ * share a slot and a tag, one chance in 2^39, would share a stack.
  */
 #define STACK_MEMO_BITS		7
+#define STACK_MEMO_TAG_SHIFT	(64 - STACK_MEMO_BITS - 32)
 
-struct stack_memo {
-	unsigned long caller;
-	const struct device *dev;
-	unsigned long where;		/* stack depth and context */
-	unsigned int epoch;
-	depot_stack_handle_t stack;
-};
-
-struct stack_memos {
-	struct stack_memo slot[1 << STACK_MEMO_BITS];
-};
-
-static DEFINE_PER_CPU(struct stack_memos, stack_memos);
+static DEFINE_PER_CPU(u64 [1 << STACK_MEMO_BITS], stack_memos);
 static atomic_t stack_memo_epoch;
 
 /**
@@ -221,29 +216,17 @@ static __always_inline unsigned long stack_depth(void)
 }
 
 /*
- * No stack kept for this call path: take it, and keep it in slot @i. Out
- * of line, so that a map that finds its stack saves no registers for this.
+ * No stack kept for this call path: take it, and keep it in slot @i under
+ * @tag. Out of line, so that a map that finds its stack saves no registers
+ * for this.
  */
-static noinline depot_stack_handle_t memo_miss(const struct device *dev,
-					       unsigned long caller,
-					       unsigned long where,
-					       unsigned int epoch,
-					       unsigned int i)
+static noinline depot_stack_handle_t memo_miss(unsigned long caller,
+					       unsigned int i, u32 tag)
 {
 	depot_stack_handle_t stack = take_map_stack(caller);
-	struct stack_memo *m;
-	unsigned long flags;
 
-	if (!stack)
-		return 0;
-	local_irq_save(flags);
-	m = &this_cpu_ptr(&stack_memos)->slot[i];
-	m->caller = caller;
-	m->dev = dev;
-	m->where = where;
-	m->epoch = epoch;
-	m->stack = stack;
-	local_irq_restore(flags);
+	if (stack)
+		this_cpu_write(stack_memos[i], (u64)tag << 32 | stack);
 	return stack;
 }
 
@@ -263,11 +246,11 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 					      unsigned long caller)
 {
 	unsigned int epoch = atomic_read(&stack_memo_epoch);
-	depot_stack_handle_t stack = 0;
 	int mode = READ_ONCE(map_stacks);
-	struct stack_memo *m;
-	unsigned long where, flags;
+	unsigned long where;
 	unsigned int i;
+	u64 key, slot;
+	u32 tag;
 
 	if (mode == DMA_OWNER_MAP_STACKS_OFF)
 		return 0;
@@ -275,17 +258,16 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi() || depth_is_random())
 		return take_map_stack(caller);
 	where = stack_depth() | (unsigned long)interrupt_context_level() << 24;
-	i = hash_long(caller ^ (unsigned long)dev ^ where, STACK_MEMO_BITS);
-	local_irq_save(flags);
-	m = &this_cpu_ptr(&stack_memos)->slot[i];
-	if (m->caller == caller && m->dev == dev && m->where == where &&
-	    m->epoch == epoch)
-		stack = m->stack;
-	local_irq_restore(flags);
-	return stack ?: memo_miss(dev, caller, where, epoch, i);
+	key = ((u64)(caller ^ where) * GOLDEN_RATIO_64 ^ (unsigned long)dev ^ epoch) *
+	      GOLDEN_RATIO_64;
+	i = key >> (64 - STACK_MEMO_BITS);
+	tag = key >> STACK_MEMO_TAG_SHIFT;
+	slot = this_cpu_read(stack_memos[i]);
+	if ((u32)(slot >> 32) == tag && (u32)slot)
+		return (u32)slot;
+	return memo_miss(caller, i, tag);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_save_map_stack);
-
 /**
  * dma_owner_map_caller() - the driver code that called dma_map_*()
  * @e: a mapping, live or a snapshot
@@ -337,6 +319,11 @@ bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
  * @api: which map or allocation function
  * @phys: CPU physical address of the buffer, for the content check, the
  *	cache line check and poisoning
+ * @caller: the driver's call site
+ *
+ * The entry is whole but for its map stack, and its sg entry count or
+ * coherent CPU address: the device owns it all (a non-coherent
+ * allocation's CPU does), and its history holds the map.
  *
  * Context: any; does not sleep.
  * Return: the entry, not yet in the table, or NULL.
@@ -344,7 +331,7 @@ bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
 struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 					    size_t size, enum dma_data_direction dir,
 					    unsigned long attrs, enum dma_owner_api api,
-					    phys_addr_t phys)
+					    phys_addr_t phys, unsigned long caller)
 {
 	struct dma_owner_wide_entry *ce = NULL;
 	struct dma_owner_entry *e;
@@ -381,19 +368,32 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 			free_plain_entry(e);
 		return NULL;
 	}
-	/* Whole, so that the compiler stores each word once. */
+	/*
+	 * Whole, so that the compiler stores each word once. Memory from the
+	 * non-coherent allocators starts with the CPU, which owns it until it
+	 * is synced for the device (Documentation/core-api/dma-api.rst). Only
+	 * a single mapping returns an error handle to be checked.
+	 */
 	*e = (struct dma_owner_entry){
 		.dev = dev,
 		.handle = addr,
+		.cpu_hi = api == DMA_OWNER_API_PAGES ||
+			  api == DMA_OWNER_API_NONCONTIGUOUS ? size : 0,
 		.size = size,
+		.map_jiffies = jiffies,
 		.dir = dir,
 		.api = api,
 		.level = size_level(size),
 		.skip_sync = !!(attrs & DMA_ATTR_SKIP_CPU_SYNC),
 		.has_csum = has_csum,
+		.error_checked = api != DMA_OWNER_API_PAGE &&
+				 api != DMA_OWNER_API_RESOURCE,
 		.has_lines = has_lines,
 		.poison = poison,
-		.map_jiffies = jiffies,
+		/* The first transition, as dma_owner_record() would add it. */
+		.hist_n = 1,
+		.hist_ops = DMA_OWNER_OP_MAP,
+		.hist = { dma_owner_encode_caller(caller) },
 	};
 	if (poison)
 		dma_owner_poison_index(e);

@@ -29,7 +29,7 @@
  * started: a mapping's record stays until UNMAPPED_WAYS other mappings of
  * its set have been unmapped since, and a handle unmapped again replaces
  * its own record, so that rings reusing their buffers do not push out the
- * rest. With the default 8192 records (96 bytes each on 64-bit, 776 KiB in
+ * rest. With the default 8192 records (96 bytes each on 64-bit, 784 KiB in
  * all), a record outlives a thousand unrelated unmaps in all but about one
  * case in 10^5, even when they are of a ring of buffers side by side (see
  * unmapped_set()).
@@ -44,7 +44,7 @@ struct unmapped_rec {
 };
 
 struct unmapped_set {
-	raw_spinlock_t lock;
+	unsigned long lock;		/* bit 0; see lock_set() */
 	u32 clock;
 	struct unmapped_rec way[UNMAPPED_WAYS];
 };
@@ -52,6 +52,22 @@ struct unmapped_set {
 static struct unmapped_set *unmapped;
 static unsigned int unmapped_shift;
 static unsigned int unmapped_entries = 8192;	/* dma_owner.unmapped_entries= */
+/*
+ * A set is locked as a bucket of the table is, with a bit: every unmap
+ * takes one, and an out-of-line spinlock would cost it more than the copy.
+ */
+static inline void lock_set(struct unmapped_set *set, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	bit_spin_lock(0, &set->lock);
+}
+
+static inline void unlock_set(struct unmapped_set *set, unsigned long flags)
+{
+	__bit_spin_unlock(0, &set->lock);
+	local_irq_restore(flags);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Unmapped memory                                                        */
 
@@ -88,7 +104,7 @@ void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
 	if (!unmapped)
 		return;
 	set = unmapped_set(e->dev, e->level, e->handle);
-	raw_spin_lock_irqsave(&set->lock, flags);
+	lock_set(set, &flags);
 	/* Its own older record, else a free way, else the oldest. */
 	for (i = 0; i < UNMAPPED_WAYS; i++) {
 		rec = &set->way[i];
@@ -104,7 +120,7 @@ void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
 	victim->unmap_caller = caller;
 	victim->unmap_jiffies = jiffies;
 	victim->stamp = ++set->clock;
-	raw_spin_unlock_irqrestore(&set->lock, flags);
+	unlock_set(set, flags);
 }
 
 /**
@@ -140,7 +156,7 @@ bool dma_owner_find_unmapped(struct device *dev, dma_addr_t addr,
 		n = (((u64)addr - start) >> UNMAPPED_SHIFT(l)) + 1;
 		for (i = 0; i < n; i++, start += 1ULL << UNMAPPED_SHIFT(l)) {
 			set = unmapped_set(dev, l, start);
-			raw_spin_lock_irqsave(&set->lock, flags);
+			lock_set(set, &flags);
 			for (w = 0; w < UNMAPPED_WAYS; w++) {
 				rec = &set->way[w];
 				if (rec->e.dev != dev || addr < rec->e.handle ||
@@ -155,7 +171,7 @@ bool dma_owner_find_unmapped(struct device *dev, dma_addr_t addr,
 				r->unmap_jiffies = rec->unmap_jiffies;
 				found = true;
 			}
-			raw_spin_unlock_irqrestore(&set->lock, flags);
+			unlock_set(set, flags);
 		}
 	}
 	return found;
@@ -174,11 +190,11 @@ void dma_owner_forget_unmapped(struct device *dev, bool may_sleep)
 	if (!unmapped)
 		return;
 	for (i = 0; i < (1UL << unmapped_shift); i++) {
-		raw_spin_lock_irqsave(&unmapped[i].lock, flags);
+		lock_set(&unmapped[i], &flags);
 		for (w = 0; w < UNMAPPED_WAYS; w++)
 			if (!dev || unmapped[i].way[w].e.dev == dev)
 				unmapped[i].way[w].e.dev = NULL;
-		raw_spin_unlock_irqrestore(&unmapped[i].lock, flags);
+		unlock_set(&unmapped[i], flags);
 		if (may_sleep && !(i & 255))
 			cond_resched();
 	}
@@ -191,7 +207,7 @@ void dma_owner_forget_unmapped(struct device *dev, bool may_sleep)
  */
 void __init dma_owner_unmapped_init(void)
 {
-	unsigned long sets, i;
+	unsigned long sets;
 
 	if (!unmapped_entries)
 		return;
@@ -203,8 +219,6 @@ void __init dma_owner_unmapped_init(void)
 			unmapped_entries);
 		return;
 	}
-	for (i = 0; i < sets; i++)
-		raw_spin_lock_init(&unmapped[i].lock);
 	unmapped_shift = ilog2(sets);
 }
 
