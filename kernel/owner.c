@@ -710,8 +710,8 @@ static __always_inline bool sync_only(const struct call *c)
 	u32 lo, hi;
 
 	if (unlikely(atomic_read(&dma_owner_untracked_handles)) ||
-	    trace_dma_owner_sync_for_cpu_enabled() ||
-	    trace_dma_owner_sync_for_device_enabled())
+	    (to_cpu ? trace_dma_owner_sync_for_cpu_enabled() :
+		      trace_dma_owner_sync_for_device_enabled()))
 		return false;
 	e = find_only(c, &b, &flags);
 	if (!e)
