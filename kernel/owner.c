@@ -590,7 +590,14 @@ static void report_miss(struct verdict *v, const struct call *c)
 		.kind = DMA_OWNER_UNKNOWN_HANDLE,
 	};
 
-	if (!dma_owner_may_report_miss(c->dev, c->addr, c->op == DMA_OWNER_OP_UNMAP) ||
+	/*
+	 * A hook that passed its static branch just before tracking was
+	 * switched off may look after the table was flushed: its miss means
+	 * nothing. Asked in the lookup's RCU read section, which the switch
+	 * waits for before it flushes (owner_control.c).
+	 */
+	if (!dma_owner_tracking() ||
+	    !dma_owner_may_report_miss(c->dev, c->addr, c->op == DMA_OWNER_OP_UNMAP) ||
 	    READ_ONCE(dma_owner_settling))
 		return;
 	if (c->op != DMA_OWNER_OP_UNMAP && in_coherent(c))

@@ -137,8 +137,9 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_hist_caller);
  * A slot is one word, the stack's depot handle under a tag of the key's
  * hash, read and written whole: an interrupt that keeps a stack of its own
  * in the slot meanwhile leaves either its stack or the one before, each
- * under its own tag, so nothing needs interrupts disabled. Two keys that
- * share a slot and a tag, one chance in 2^39, would share a stack.
+ * under its own tag, so nothing needs interrupts disabled. A key that
+ * finds its slot held by another takes the other's stack if their tags
+ * agree, one time in 2^32: the price of a slot read in one go.
  */
 #define STACK_MEMO_BITS		7
 #define STACK_MEMO_TAG_SHIFT	(64 - STACK_MEMO_BITS - 32)
@@ -258,8 +259,10 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	if (mode == DMA_OWNER_MAP_STACKS_EVERY_MAP || in_nmi() || depth_is_random())
 		return take_map_stack(caller);
 	where = stack_depth() | (unsigned long)interrupt_context_level() << 24;
-	key = ((u64)(caller ^ where) * GOLDEN_RATIO_64 ^ (unsigned long)dev ^ epoch) *
-	      GOLDEN_RATIO_64;
+	/* Each part mixed before the next: no two keys cancel each other. */
+	key = ((u64)caller * GOLDEN_RATIO_64 ^ where) * GOLDEN_RATIO_64;
+	key = (key ^ (unsigned long)dev) * GOLDEN_RATIO_64;
+	key = (key ^ epoch) * GOLDEN_RATIO_64;
 	i = key >> (64 - STACK_MEMO_BITS);
 	tag = key >> STACK_MEMO_TAG_SHIFT;
 	slot = this_cpu_read(stack_memos[i]);

@@ -88,6 +88,33 @@ static struct unmapped_set *unmapped_set(struct device *dev,
 	return &unmapped[hash_64(key, unmapped_shift)];
 }
 
+/*
+ * The set's own older record of @e's mapping, looked for on its own: a
+ * ring reusing its buffers finds it in a full set, one compare a way.
+ */
+static struct unmapped_rec *own_record(struct unmapped_set *set,
+				       const struct dma_owner_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNMAPPED_WAYS; i++)
+		if (set->way[i].e.handle == e->handle && set->way[i].e.dev == e->dev)
+			return &set->way[i];
+	return NULL;
+}
+
+/* Else the set's first free way, else its oldest record. */
+static struct unmapped_rec *free_or_oldest(struct unmapped_set *set)
+{
+	struct unmapped_rec *victim = &set->way[0];
+	unsigned int i;
+
+	for (i = 1; victim->e.dev && i < UNMAPPED_WAYS; i++)
+		if (!set->way[i].e.dev || (s32)(set->way[i].stamp - victim->stamp) < 0)
+			victim = &set->way[i];
+	return victim;
+}
+
 /**
  * dma_owner_remember_unmapped() - keep a record of an unmapped mapping
  * @e: the mapping, out of the table
@@ -96,26 +123,15 @@ static struct unmapped_set *unmapped_set(struct device *dev,
 void dma_owner_remember_unmapped(const struct dma_owner_entry *e,
 				 unsigned long caller)
 {
-	struct unmapped_rec *rec, *victim = NULL;
+	struct unmapped_rec *victim;
 	struct unmapped_set *set;
 	unsigned long flags;
-	unsigned int i;
 
 	if (!unmapped)
 		return;
 	set = unmapped_set(e->dev, e->level, e->handle);
 	lock_set(set, &flags);
-	/* Its own older record, else a free way, else the oldest. */
-	for (i = 0; i < UNMAPPED_WAYS; i++) {
-		rec = &set->way[i];
-		if (rec->e.dev == e->dev && rec->e.handle == e->handle) {
-			victim = rec;
-			break;
-		}
-		if (!victim || (victim->e.dev &&
-				(!rec->e.dev || (s32)(rec->stamp - victim->stamp) < 0)))
-			victim = rec;
-	}
+	victim = own_record(set, e) ?: free_or_oldest(set);
 	dma_owner_snapshot(&victim->e, e);
 	victim->unmap_caller = caller;
 	victim->unmap_jiffies = jiffies;
