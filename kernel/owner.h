@@ -766,6 +766,7 @@ static inline const char *dma_owner_bad_cpu_addr(const void *ptr)
 		return NULL;
 	return __dma_owner_bad_cpu_addr(ptr);
 }
+
 const char *dma_owner_segment_breaks(struct device *dev, dma_addr_t addr,
 				     size_t len, u64 *limit);
 
