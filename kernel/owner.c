@@ -276,13 +276,12 @@ static bool scan_place(const struct call *c, struct candidates *k,
 
 /*
  * Does a mapping at @level starting in @chunk, hashed to @b, hold @addr of
- * @dev? Asked for a sync only; inline, with no call, as find_only() is,
- * and the call's address is not taken, so that its callers keep it in
- * registers.
+ * @dev? Asked for a sync only; the call's address is not taken, so that
+ * the callers of find_only() keep it in registers.
  */
-static __always_inline bool fits_at(const struct device *dev, dma_addr_t addr,
-				    struct hlist_bl_head *b, unsigned int level,
-				    u64 chunk)
+static noinline bool fits_at(const struct device *dev, dma_addr_t addr,
+			     struct hlist_bl_head *b, unsigned int level,
+			     u64 chunk)
 {
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
@@ -311,12 +310,18 @@ static __always_inline bool fits_at(const struct device *dev, dma_addr_t addr,
  * that chunk's bucket is another one, it is looked at first and let go,
  * as the walk does with each place.
  *
+ * With @all_places false, only the one-place case below is looked at: the
+ * loop over levels, inline, would make a hook that cannot use it save
+ * registers for it.
+ *
  * Return: that mapping, its bucket locked in @*b; NULL if there is not
- * exactly one such, and then the caller takes the walk.
+ * exactly one such (or, without @all_places, more than one place), and
+ * then the caller takes the walk.
  */
 static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 							 struct hlist_bl_head **b,
-							 unsigned long *flags)
+							 unsigned long *flags,
+							 bool all_places)
 {
 	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
 	struct hlist_bl_head *here, *before, *only = NULL;
@@ -345,6 +350,8 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 					(u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level));
 		if (!hlist_bl_empty(here))
 			only = here;
+	} else if (!all_places) {
+		return NULL;
 	} else {
 		/* Bit by bit, inline. */
 		for (; levels; levels &= levels - 1) {
@@ -706,9 +713,11 @@ static __always_inline void trace_sync(const struct call *c, int before,
  * mapping under the content check or poisoned, and one whose CPU part is
  * or would be in several ranges (which may allocate).
  *
+ * @all_places: as for find_only()
+ *
  * Return: false if the sync is not such a one; then nothing has changed.
  */
-static __always_inline bool sync_only(const struct call *c)
+static __always_inline bool sync_only(const struct call *c, bool all_places)
 {
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	struct dma_owner_entry *e;
@@ -720,7 +729,7 @@ static __always_inline bool sync_only(const struct call *c)
 	    (to_cpu ? trace_dma_owner_sync_for_cpu_enabled() :
 		      trace_dma_owner_sync_for_device_enabled()))
 		return false;
-	e = find_only(c, &b, &flags);
+	e = find_only(c, &b, &flags, all_places);
 	if (!e)
 		return false;
 	/* Once: the history's byte stores make the compiler read @e again. */
@@ -811,7 +820,7 @@ static __always_inline bool sync_fast(const struct call *c)
 {
 	this_cpu_inc(dma_owner_op_counters.n[c->op]);
 	/* A zero-length sync moves nothing: the walk only traces it. */
-	return likely(c->size) && sync_only(c);
+	return likely(c->size) && sync_only(c, true);
 }
 
 /*
@@ -850,7 +859,7 @@ static __always_inline bool unmap_only(const struct call *c)
 
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
 		return false;
-	e = find_only(c, &b, &flags);
+	e = find_only(c, &b, &flags, true);
 	if (!e)
 		return false;
 	if (e->has_csum || call_kinds(c, e) || dma_owner_poison_freed(e)) {
@@ -1222,9 +1231,11 @@ static bool is_sync(enum dma_owner_op op)
 }
 
 /*
- * A single sync that sync_only() did not take, or one the filter may leave
- * out: filtered, counted and walked. Out of line, and called last, so that
- * the hook's common path saves no registers for it.
+ * A single sync that the hook's common path did not take, or one the
+ * filter may leave out: filtered, counted, and judged by sync_only() at
+ * every place the device used (the hook's looked at one place only), else
+ * walked. Out of line, and called last, so that the hook's common path
+ * saves no registers for it.
  */
 static noinline void sync_slow(struct device *dev, dma_addr_t addr,
 			       size_t size, enum dma_data_direction dir,
@@ -1238,7 +1249,9 @@ static noinline void sync_slow(struct device *dev, dma_addr_t addr,
 	if (dma_owner_filtered_out(dev))
 		return;
 	this_cpu_inc(dma_owner_op_counters.n[op]);
-	sync_walk(&c, &v);
+	/* A zero-length sync moves nothing: the walk only traces it. */
+	if (!size || !sync_only(&c, true))
+		sync_walk(&c, &v);
 }
 
 /*
@@ -1256,7 +1269,7 @@ static __always_inline void sync_single(struct device *dev, dma_addr_t addr,
 	/* A zero-length sync moves nothing: the walk only traces it. */
 	scoped_guard(rcu) {
 		if (likely(!rcu_access_pointer(dma_owner_filter) && size &&
-			   sync_only(&c))) {
+			   sync_only(&c, false))) {
 			this_cpu_inc(dma_owner_op_counters.n[op]);
 			return;
 		}
@@ -1374,7 +1387,8 @@ EXPORT_SYMBOL_IF_KUNIT(__dma_owner_free_coherent);
  */
 void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 {
-	struct dma_owner_places pl;
+	/* Written whole by dma_owner_first_place(): not zeroed first. */
+	struct dma_owner_places pl __uninitialized;
 	struct dma_owner_entry *e;
 	struct hlist_bl_node *pos;
 	struct hlist_bl_head *b;

@@ -493,7 +493,7 @@ static inline void dma_owner_first_place(struct dma_owner_places *pl,
 					 const struct device *dev,
 					 dma_addr_t addr, bool starts)
 {
-	/* Whole: a walk on the stack is not zeroed first for the rest. */
+	/* Whole: a caller may leave it uninitialized (__uninitialized). */
 	*pl = (struct dma_owner_places){
 		.levels = READ_ONCE(*dma_owner_levels_of(dev)),
 		.addr = addr,
