@@ -344,14 +344,14 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 	one_place = levels && !(levels & (levels - 1)) &&
 		    (c->op == DMA_OWNER_OP_UNMAP ||
 		     !(READ_ONCE(*dma_owner_spans_of(c->dev)) & levels));
+	if (!one_place && !all_places)
+		return NULL;
 	if (one_place) {
 		only_level = __ffs(levels);
 		here = dma_owner_bucket(c->dev, only_level,
 					(u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level));
 		if (!hlist_bl_empty(here))
 			only = here;
-	} else if (!all_places) {
-		return NULL;
 	} else {
 		/* Bit by bit, inline. */
 		for (; levels; levels &= levels - 1) {
