@@ -824,8 +824,9 @@ static __always_inline bool sync_fast(const struct call *c)
 }
 
 /*
- * A sync of one sg segment. The single sync's hook does the same with its
- * call kept out of memory (see sync_single()).
+ * A sync of one sg segment, or a single sync the hook's common path left
+ * (sync_slow()); that path does the same with its call kept out of memory
+ * (see sync_single()).
  */
 static __always_inline void do_sync(const struct call *c, struct verdict *v)
 {
@@ -1232,10 +1233,10 @@ static bool is_sync(enum dma_owner_op op)
 
 /*
  * A single sync that the hook's common path did not take, or one the
- * filter may leave out: filtered, counted, and judged by sync_only() at
- * every place the device used (the hook's looked at one place only), else
- * walked. Out of line, and called last, so that the hook's common path
- * saves no registers for it.
+ * filter may leave out: filtered, then judged as an sg segment's sync is
+ * (do_sync()), at every place the device used; the hook's looked at one
+ * place only. Out of line, and called last, so that the hook's common
+ * path saves no registers for it.
  */
 static noinline void sync_slow(struct device *dev, dma_addr_t addr,
 			       size_t size, enum dma_data_direction dir,
@@ -1246,12 +1247,8 @@ static noinline void sync_slow(struct device *dev, dma_addr_t addr,
 	struct verdict v = {};
 
 	guard(rcu)();
-	if (dma_owner_filtered_out(dev))
-		return;
-	this_cpu_inc(dma_owner_op_counters.n[op]);
-	/* A zero-length sync moves nothing: the walk only traces it. */
-	if (!size || !sync_only(&c, true))
-		sync_walk(&c, &v);
+	if (!dma_owner_filtered_out(dev))
+		do_sync(&c, &v);
 }
 
 /*

@@ -271,6 +271,7 @@ depot_stack_handle_t dma_owner_save_map_stack(const struct device *dev,
 	return memo_miss(caller, i, tag);
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_save_map_stack);
+
 /**
  * dma_owner_map_caller() - the driver code that called dma_map_*()
  * @e: a mapping, live or a snapshot
