@@ -25,6 +25,8 @@ import sys
 MEMORY_MIN_LIVE = 1000
 MODES = ['compiled-out', 'off', 'tracker', 'tracker-nostack', 'tracker-stack-per-map',
          'dma-debug']
+# Booted again on four vCPUs, as MODE-smp4, for the cycles on 1 and 4 threads.
+SMP_MODES = ['off', 'tracker', 'dma-debug']
 
 
 def parse(outdir):
@@ -138,13 +140,9 @@ def main():
             return 1
         return 0
 
-    threads = max(k[2] for k in med)
-    lives = sorted({k[3] for k in med if k[1] == 'sync' and k[2] == 1})
+    lives = sorted({k[3] for k in med if k[1] == 'sync' and k[2] == 1 and k[0] in MODES})
     rows = [('map+unmap, 1 thread', ('map', 1, 1)),
             ('map+sync+sync+unmap, 1 thread', ('sync', 1, 1))]
-    if threads > 1:
-        rows += [(f'map+unmap, {threads} threads', ('map', threads, 1)),
-                 (f'map+sync+sync+unmap, {threads} threads', ('sync', threads, 1))]
     rows += [(f'sync cycle, {lv} live', ('sync', 1, lv)) for lv in lives if lv != 1]
 
     def get(mode, key):
@@ -198,6 +196,25 @@ def main():
             return None
         return ratio(get(m, ('sync', 1, big)), get(m, ('sync', 1, 1)))
 
+    # Every CPU mapping at once: a cycle's cost on 4 threads against 1, in
+    # the same -smp 4 boot (under -icount, the instructions of all CPUs).
+    threads = {}
+    for m in SMP_MODES:
+        for op in ('map', 'sync'):
+            one = get(f'{m}-smp4', (op, 1, 1))
+            many = [k[2] for k in med if k[0] == f'{m}-smp4' and k[1] == op and k[2] > 1]
+            if one and many:
+                n = max(many)
+                sp = [spread[(f'{m}-smp4', op, t, 1)] for t in (1, n)]
+                threads.setdefault(m, {})[op] = {
+                    'threads': n, 'ns_1': one, 'ns_n': get(f'{m}-smp4', (op, n, 1)),
+                    'ratio': ratio(get(f'{m}-smp4', (op, n, 1)), one), 'spread': max(sp)}
+    results['threads'] = threads
+
+    def thread_ratio(op):
+        t = threads.get('tracker', {}).get(op)
+        return t['ratio'] if t else None
+
     def added(key, mode='tracker'):
         t, d, o = get(mode, key), get('dma-debug', key), get('off', key)
         return (t - o) / (d - o) if None not in (t, d, o) and d != o else None
@@ -206,6 +223,8 @@ def main():
         ('added cost per map+unmap <= 1/4 of dma-debug\'s', added(('map', 1, 1)), 0.25),
         (f'sync cycle at {big} live / at 1 <= 1.15', scaling('tracker'), 1.15),
         ('tracker bytes per live mapping (slab) <= 64', slab.get('tracker'), 64),
+        ('map+unmap on 4 threads / on 1 <= 1.2', thread_ratio('map'), 1.2),
+        ('sync cycle on 4 threads / on 1 <= 1.2', thread_ratio('sync'), 1.2),
         ('compiled in but off / compiled out <= 1.03',
          ratio(get('off', ('sync', 1, 1)), get('compiled-out', ('sync', 1, 1))), 1.03),
     ]
@@ -244,6 +263,11 @@ def main():
     if big > 1:
         print(f'\nscaling, sync cycle at {big} live / at 1 live: tracker '
               f'{fmt(scaling("tracker"), ".2f")}x, dma-debug {fmt(scaling("dma-debug"), ".2f")}x')
+    for m, ops in threads.items():
+        print(f'{m}, -smp 4, {max(o["threads"] for o in ops.values())} threads against 1: ' +
+              ', '.join(f'{"map+unmap" if op == "map" else "sync cycle"} '
+                        f'{o["ns_n"]:.0f} / {o["ns_1"]:.0f} = {o["ratio"]:.2f}x '
+                        f'(spread {100 * o["spread"]:.1f}%)' for op, o in ops.items()))
     if mem:
         print(f'memory at {big} live, bytes per mapping over the off boot: ' +
               ', '.join(f'{m} {v:.0f} (slab {fmt(slab.get(m), ".0f")})' for m, v in mem.items()

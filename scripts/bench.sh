@@ -21,13 +21,20 @@
 # scripts/bench-report.py turns the figures into a table of ratios,
 # out/bench/results.{csv,json} and a plot, out/bench/scaling.svg
 # (matplotlib: one panel per cycle, the spread as error bars).
+# Then off, tracker and dma-debug again on four vCPUs (off-smp4, ...),
+# each cycle on one thread and on four in parallel: what a cycle costs
+# when every CPU maps at once.
 #
 # Each boot is one vCPU under QEMU's -icount (tests/vm/run-vm.sh,
 # ACCEL=icount): guest time advances one nanosecond per instruction, so a
 # figure counts the instructions a cycle executes, whatever else the host
 # is doing, and repeats to within a fraction of a percent. It weighs every
 # instruction alike (a cache miss or an atomic costs no more than an add):
-# the ratios are those of work done, not of a real CPU's time.
+# the ratios are those of work done, not of a real CPU's time. With four
+# vCPUs, -icount runs them in turn on one host thread: a cycle's figure
+# is then the instructions of every CPU over every thread's cycles, so
+# spinning on a lock another CPU holds counts, and a cache line moving
+# between CPUs, which -icount cannot see, does not.
 #
 # usage: bench.sh [--smoke | --profile | --poison]
 #   --smoke    one short boot of the tracker kernel (the check that the
@@ -56,7 +63,7 @@ case "$1" in
 --profile) profile=1 ;;
 --poison) poison=1 ;;
 "") ;;
--h|--help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '3,56p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) die "usage: bench.sh [--smoke | --profile | --poison]" ;;
 esac
 
@@ -91,17 +98,17 @@ build() {
 	cp "$mod/dma_owner_bench.ko" "$tools/dma_map_benchmark" "$tools/busytime" "$mod/files/"
 }
 
-# boot MODE CONFIG KERNEL-ARGS: the guest's figures, tagged with MODE.
+# boot MODE CONFIG KERNEL-ARGS [CPUS]: the guest's figures, tagged with MODE.
 boot() {
-	local mode=$1 cfg=$2 args=$3 log=$out/$1.log
-	say "bench: $mode ($cfg kernel, $args)"
+	local mode=$1 cfg=$2 args=$3 cpus=${4:-1} log=$out/$1.log
+	say "bench: $mode ($cfg kernel, $args, $cpus vCPU)"
 	local v settings=
-	for v in ITERS REPS LIVES WORKLOAD_REPS READS PINGS; do
+	for v in ITERS REPS LIVES WORKLOAD_REPS READS PINGS THREADS_ONLY; do
 		[ -z "${!v}" ] || settings="$settings$v='${!v}' "
 	done
 	echo "${settings}sh /usr/share/dma-owner/bench.sh" >"$out/run.sh"
 	if ! ACCEL=icount DMA_OWNER_CONFIG=$cfg QEMU_ARGS="-m 3G -device edu -device edu" \
-		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --smp 1 --timeout 3600 \
+		KERNEL_ARGS="$args" "$REPO/tests/vm/run-vm.sh" --smp "$cpus" --timeout 3600 \
 		--nvme 64M --nic e1000e \
 		--files "$CACHE/bench-mod-$cfg/files" --log "$log.console" \
 		"$out/run.sh" >"$log" 2>&1; then
@@ -195,6 +202,9 @@ boot tracker bench "dma_debug=off"
 boot tracker-nostack bench "dma_debug=off dma_owner.map_stacks=0"
 boot tracker-stack-per-map bench "dma_debug=off dma_owner.map_stacks=2"
 boot dma-debug bench "dma_owner=off"
+for m in "off:dma_owner=off dma_debug=off" "tracker:dma_debug=off" "dma-debug:dma_owner=off"; do
+	THREADS_ONLY=1 boot "${m%%:*}-smp4" bench "${m#*:}" 4
+done
 # Debian's python3, which has python3-matplotlib (scripts/setup.sh).
 /usr/bin/python3 "$REPO/scripts/bench-report.py" "$out"
 say "bench: done in $(( $(date +%s) - start ))s; figures in ${out#$REPO/}/"

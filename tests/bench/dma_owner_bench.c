@@ -6,9 +6,11 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/kthread.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
@@ -30,8 +32,14 @@ static struct device *tdev;
  *                           map+unmap of 256 bytes, or
  *                           map+sync_for_cpu+sync_for_device+unmap
  *
- * and read it for the live count and the last run: ns per cycle, the mean
- * over the threads.
+ * and read it for the live count and the last run: ns per cycle, the
+ * run's time (first thread's start to last thread's end) over all its
+ * threads' cycles. On one CPU that is what a cycle takes. Under QEMU's
+ * -icount the vCPUs take turns on one host thread and guest time counts
+ * the instructions of all of them, so with several threads it is what a
+ * cycle costs every CPU together: spinning on a lock another CPU holds,
+ * or retrying an atomic it changed, counts; a cache line moving between
+ * CPUs does not.
  *
  * Each thread cycles through a ring of BENCH_RING buffers, a page each, as
  * a driver's receive ring does. What dma-debug's cache line tree costs a
@@ -116,8 +124,9 @@ static void live_set(struct device *dev, unsigned long n)
 struct bench_thread {
 	struct device *dev;
 	void *buf[BENCH_RING];
-	u64 ns;
+	u64 start, end;
 	unsigned long errors;
+	struct completion *go;
 	struct completion done;
 };
 
@@ -126,9 +135,10 @@ static int bench_thread_fn(void *data)
 	struct bench_thread *bt = data;
 	struct device *dev = bt->dev;
 	unsigned int i;
-	u64 start;
 
-	start = ktime_get_ns();
+	/* All threads start together, once every one of them exists. */
+	wait_for_completion(bt->go);
+	bt->start = ktime_get_ns();
 	for (i = 0; i < bench_result.iters; i++) {
 		dma_addr_t h = dma_map_single(dev, bt->buf[i % BENCH_RING],
 					      BENCH_BUF, DMA_FROM_DEVICE);
@@ -147,7 +157,7 @@ static int bench_thread_fn(void *data)
 		if (i % 1024 == 1023)
 			cond_resched();
 	}
-	bt->ns = ktime_get_ns() - start;
+	bt->end = ktime_get_ns();
 	complete(&bt->done);
 	return 0;
 }
@@ -178,7 +188,8 @@ static int bench_run(struct device *dev, unsigned int threads)
 {
 	struct bench_thread *bt;
 	unsigned int i, started = 0, cpu;
-	u64 total = 0;
+	DECLARE_COMPLETION_ONSTACK(go);
+	u64 start = U64_MAX, end = 0;
 	int ret = 0;
 
 	bt = kcalloc(threads, sizeof(*bt), GFP_KERNEL);
@@ -192,6 +203,7 @@ static int bench_run(struct device *dev, unsigned int threads)
 		if (i == threads)
 			break;
 		bt[i].dev = dev;
+		bt[i].go = &go;
 		init_completion(&bt[i].done);
 		/* a page each: no false sharing, no shared cache lines */
 		if (!ring_alloc(bt[i].buf)) {
@@ -209,9 +221,11 @@ static int bench_run(struct device *dev, unsigned int threads)
 		wake_up_process(t);
 		started = ++i;
 	}
+	complete_all(&go);
 	for (i = 0; i < started; i++) {
 		wait_for_completion(&bt[i].done);
-		total += bt[i].ns;
+		start = min(start, bt[i].start);
+		end = max(end, bt[i].end);
 		bench_result.errors += bt[i].errors;
 		ring_free(bt[i].buf);
 	}
@@ -219,7 +233,7 @@ static int bench_run(struct device *dev, unsigned int threads)
 		ret = -EINVAL;		/* fewer CPUs online than asked for */
 	if (!ret)
 		bench_result.ns_per_cycle =
-			div64_u64(total, (u64)started * bench_result.iters);
+			div64_u64(end - start, (u64)started * bench_result.iters);
 	kfree(bt);
 	return ret;
 }

@@ -13,7 +13,8 @@
 #   /vm/files) against a soaker: under -icount, instructions executed,
 #   the devices' own latency left out.
 # Settings come as the environment: ITERS, REPS, LIVES, DMB_SECONDS,
-# WORKLOAD_REPS, READS, PINGS.
+# WORKLOAD_REPS, READS, PINGS; THREADS_ONLY=1 runs only the cycles, on
+# one thread and on one per CPU (the -smp 4 boots).
 ITERS=${ITERS:-50000}
 REPS=${REPS:-5}
 LIVES=${LIVES:-"1 1000 65536 1048576"}
@@ -21,6 +22,7 @@ DMB_SECONDS=${DMB_SECONDS:-5}
 WORKLOAD_REPS=${WORKLOAD_REPS:-3}
 READS=${READS:-65536}
 PINGS=${PINGS:-30000}
+THREADS_ONLY=${THREADS_ONLY:-0}
 B=/sys/kernel/debug/dma_owner_bench/run
 
 # MemTotal - MemFree, and the slab's share of it (the tracker's entries
@@ -33,7 +35,8 @@ memory() {
 # The second edu device goes to upstream's benchmark, the first to ours.
 edus=$(grep -l 0x11e8 /sys/bus/pci/devices/*/device | xargs -n1 dirname)
 dmb_dev=$(echo "$edus" | tail -1)
-if [ "$(echo "$edus" | wc -l)" -ge 2 ] && [ -x /vm/files/dma_map_benchmark ]; then
+if [ "$THREADS_ONLY" = 0 ] && [ "$(echo "$edus" | wc -l)" -ge 2 ] &&
+   [ -x /vm/files/dma_map_benchmark ]; then
 	echo dma_map_benchmark >"$dmb_dev/driver_override"
 	basename "$dmb_dev" >/sys/bus/pci/drivers_probe
 	/vm/files/dma_map_benchmark -t 1 -s "$DMB_SECONDS" -g 1 >/tmp/dmb 2>&1 ||
@@ -68,7 +71,7 @@ workload() {
 	done
 }
 
-if [ -x /vm/files/busytime ]; then
+if [ "$THREADS_ONLY" = 0 ] && [ -x /vm/files/busytime ]; then
 	calibrate
 	if [ -b /dev/nvme0n1 ]; then
 		# The disk's 4 KiB blocks, read in turn, READS in all.
@@ -103,11 +106,12 @@ live=1
 echo "live 1" >$B || exit 2
 run map 1
 run sync 1
-# With one vCPU (the -icount boots), these would repeat the above.
+# With one vCPU, these would repeat the above.
 if [ "$(nproc)" -gt 1 ]; then
 	run map "$(nproc)"
 	run sync "$(nproc)"
 fi
+[ "$THREADS_ONLY" = 0 ] || LIVES=
 for live in $LIVES; do
 	echo "live $live" >$B || { echo "cannot keep $live mappings live"; exit 2; }
 	echo "M live=$live $(memory)"
