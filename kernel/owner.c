@@ -53,7 +53,7 @@ struct call {
 struct candidates {
 	unsigned int n;
 	unsigned long common;		/* kinds every candidate draws */
-	struct hlist_bl_head *b;	/* the best one's bucket */
+	struct dma_owner_bucket *b;	/* the best one's bucket */
 	struct dma_owner_entry *e;	/* the best one */
 	unsigned long kinds;		/* the kinds it draws */
 	unsigned int score;		/* lower is better */
@@ -160,7 +160,8 @@ static __always_inline unsigned long call_kinds(const struct call *c,
 	/* Any use of a handle: it must have been checked, and an sg list named as mapped. */
 	if (!e->error_checked)
 		kinds |= BIT(DMA_OWNER_MAP_ERROR_UNCHECKED);
-	if (c->nents && e->api == DMA_OWNER_API_SG && c->nents != e->sg_nents)
+	if (c->nents && e->api == DMA_OWNER_API_SG &&
+	    dma_owner_sg_nents(c->nents) != e->sg_nents)
 		kinds |= BIT(DMA_OWNER_SG_COUNT_MISMATCH);
 	if (c->op == DMA_OWNER_OP_UNMAP) {
 		if (e->size != c->size)
@@ -237,15 +238,14 @@ static u32 owner_sig(const struct dma_owner_entry *e)
  * Return: true if the best candidate is one found now.
  */
 static bool scan_place(const struct call *c, struct candidates *k,
-		       struct hlist_bl_head *b, const struct dma_owner_places *pl)
+		       struct dma_owner_bucket *b, const struct dma_owner_places *pl)
 {
 	struct dma_owner_entry *e, *best_here = NULL;
-	struct hlist_bl_node *pos;
 	unsigned int score;
 	unsigned long kinds;
 	u32 best_sig;
 
-	hlist_bl_for_each_entry(e, pos, b, node) {
+	dma_owner_for_each_entry(e, b) {
 		/* Each entry is seen at its own place only. */
 		if (e->level != pl->level || dma_owner_entry_chunk(e) != pl->chunk ||
 		    !fits(c, e))
@@ -280,16 +280,15 @@ static bool scan_place(const struct call *c, struct candidates *k,
  * the callers of find_only() keep it in registers.
  */
 static noinline bool fits_at(const struct device *dev, dma_addr_t addr,
-			     struct hlist_bl_head *b, unsigned int level,
+			     struct dma_owner_bucket *b, unsigned int level,
 			     u64 chunk)
 {
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
 	unsigned long flags;
 	bool any = false;
 
 	dma_owner_lock_bucket(b, &flags);
-	hlist_bl_for_each_entry(e, pos, b, node) {
+	dma_owner_for_each_entry(e, b) {
 		if (e->level == level && dma_owner_entry_chunk(e) == chunk &&
 		    holds(e, dev, addr)) {
 			any = true;
@@ -319,16 +318,15 @@ static noinline bool fits_at(const struct device *dev, dma_addr_t addr,
  * then the caller takes the walk.
  */
 static __always_inline struct dma_owner_entry *find_only(const struct call *c,
-							 struct hlist_bl_head **b,
+							 struct dma_owner_bucket **b,
 							 unsigned long *flags,
 							 bool all_places)
 {
 	unsigned long levels = READ_ONCE(*dma_owner_levels_of(c->dev));
-	struct hlist_bl_head *here, *before, *only = NULL;
+	struct dma_owner_bucket *here, *before, *only = NULL;
 	struct dma_owner_entry *e, *found = NULL;
 	unsigned int level, only_level = 0;
 	u64 chunk, first, only_first = 0, only_last = 0;
-	struct hlist_bl_node *pos;
 	bool one_place;
 
 	/*
@@ -350,7 +348,7 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 		only_level = __ffs(levels);
 		here = dma_owner_bucket(c->dev, only_level,
 					(u64)c->addr >> DMA_OWNER_LEVEL_SHIFT(only_level));
-		if (!hlist_bl_empty(here))
+		if (!dma_owner_bucket_empty(here))
 			only = here;
 	} else {
 		/* Bit by bit, inline. */
@@ -364,11 +362,11 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 				before = dma_owner_bucket(c->dev, level, chunk - 1);
 				if (before == here)
 					first = chunk - 1;
-				else if (!hlist_bl_empty(before) &&
+				else if (!dma_owner_bucket_empty(before) &&
 					 fits_at(c->dev, c->addr, before, level, chunk - 1))
 					return NULL;
 			}
-			if (hlist_bl_empty(here))
+			if (dma_owner_bucket_empty(here))
 				continue;
 			/* A second bucket in use: the walk weighs them. */
 			if (only)
@@ -382,7 +380,7 @@ static __always_inline struct dma_owner_entry *find_only(const struct call *c,
 	if (!only)
 		return NULL;
 	dma_owner_lock_bucket(only, flags);
-	hlist_bl_for_each_entry(e, pos, only, node) {
+	dma_owner_for_each_entry(e, only) {
 		if (!fits(c, e) ||
 		    (!one_place && (e->level != only_level ||
 				    dma_owner_entry_chunk(e) < only_first ||
@@ -414,7 +412,7 @@ static void find_candidates(const struct call *c, struct candidates *k,
 {
 	bool starts = c->op == DMA_OWNER_OP_UNMAP;
 	struct dma_owner_places pl, only;
-	struct hlist_bl_head *b, *only_b = NULL;
+	struct dma_owner_bucket *b, *only_b = NULL;
 	unsigned int used = 0;
 
 	memset(k, 0, sizeof(*k));
@@ -423,7 +421,7 @@ static void find_candidates(const struct call *c, struct candidates *k,
 	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
 	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
-		if (hlist_bl_empty(b))
+		if (dma_owner_bucket_empty(b))
 			continue;
 		if (!used++) {
 			only = pl;
@@ -442,7 +440,7 @@ static void find_candidates(const struct call *c, struct candidates *k,
 		for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
 		     dma_owner_next_place(&pl);) {
 			b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
-			if (hlist_bl_empty(b))
+			if (dma_owner_bucket_empty(b))
 				continue;
 			dma_owner_lock_bucket(b, flags);
 			/* The best one's owners, to find it again unlocked. */
@@ -464,12 +462,11 @@ static bool lock_best(const struct call *c, struct candidates *k,
 		      unsigned long *flags)
 {
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
 
 	if (k->held)
 		return true;
 	dma_owner_lock_bucket(k->b, flags);
-	hlist_bl_for_each_entry(e, pos, k->b, node) {
+	dma_owner_for_each_entry(e, k->b) {
 		/* The one chosen, or a twin of it: either is as good. */
 		if (fits(c, e) && call_kinds(c, e) == k->kinds &&
 		    owner_sig(e) == k->owner_sig) {
@@ -495,15 +492,14 @@ static void blur(const struct call *c, bool skip_sync)
 	bool starts = c->op == DMA_OWNER_OP_UNMAP;
 	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 
 	for (dma_owner_first_place(&pl, c->dev, c->addr, starts);
 	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		dma_owner_lock_bucket(b, &flags);
-		hlist_bl_for_each_entry(e, pos, b, node) {
+		dma_owner_for_each_entry(e, b) {
 			/* Coherent memory has no owner to blur. */
 			if (!fits(c, e) || e->api == DMA_OWNER_API_COHERENT)
 				continue;
@@ -563,8 +559,7 @@ static bool in_coherent(const struct call *c)
 {
 	struct dma_owner_places pl;
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 	bool found = false;
 
@@ -574,7 +569,7 @@ static bool in_coherent(const struct call *c)
 			break;
 		b = dma_owner_bucket(c->dev, pl.level, pl.chunk);
 		dma_owner_lock_bucket(b, &flags);
-		hlist_bl_for_each_entry(e, pos, b, node) {
+		dma_owner_for_each_entry(e, b) {
 			if (e->dev == c->dev && e->api == DMA_OWNER_API_COHERENT &&
 			    e->level == pl.level &&
 			    dma_owner_entry_chunk(e) == pl.chunk &&
@@ -658,9 +653,9 @@ static unsigned long check_csum(struct dma_owner_entry *e)
 static __always_inline void count_sync(struct dma_owner_entry *e, bool to_cpu)
 {
 	if (to_cpu) {
-		if (e->syncs_for_cpu < U16_MAX)
+		if (e->syncs_for_cpu < U8_MAX)
 			e->syncs_for_cpu++;
-	} else if (e->syncs_for_device < U16_MAX) {
+	} else if (e->syncs_for_device < U8_MAX) {
 		e->syncs_for_device++;
 	}
 }
@@ -721,7 +716,7 @@ static __always_inline bool sync_only(const struct call *c, bool all_places)
 {
 	bool to_cpu = c->op == DMA_OWNER_OP_SYNC_FOR_CPU;
 	struct dma_owner_entry *e;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 	u32 lo, hi;
 
@@ -855,7 +850,7 @@ static __always_inline void end_mapping(const struct call *c,
 static __always_inline bool unmap_only(const struct call *c)
 {
 	struct dma_owner_entry *e;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 
 	if (unlikely(dma_owner_may_mean_untracked(c->dev, c->addr)))
@@ -867,7 +862,7 @@ static __always_inline bool unmap_only(const struct call *c)
 		dma_owner_unlock_bucket(b, flags);
 		return false;
 	}
-	hlist_bl_del(&e->node);
+	dma_owner_bucket_del(b, e);
 	dma_owner_unlock_bucket(b, flags);
 	end_mapping(c, e);
 	dma_owner_free_entry(e);
@@ -895,7 +890,7 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 			continue;
 		}
 		e = k.e;
-		hlist_bl_del(&e->node);
+		dma_owner_bucket_del(k.b, e);
 		dma_owner_unlock_bucket(k.b, flags);
 		break;
 	}
@@ -1017,7 +1012,7 @@ static __always_inline void map_one(struct verdict *v, struct device *dev,
 	if (!*stack)
 		*stack = dma_owner_save_map_stack(dev, caller);
 	e->map_stack = *stack;
-	e->sg_nents = sg_nents;
+	e->sg_nents = dma_owner_sg_nents(sg_nents);
 	/* Out of the table still: no call can mean it yet. */
 	if (unlikely(e->poison))
 		dma_owner_poison_apply(e, true);
@@ -1387,8 +1382,7 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 	/* Written whole by dma_owner_first_place(): not zeroed first. */
 	struct dma_owner_places pl __uninitialized;
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 
 	if (addr == DMA_MAPPING_ERROR)
@@ -1397,10 +1391,10 @@ void __dma_owner_mapping_error(struct device *dev, dma_addr_t addr)
 	for (dma_owner_first_place(&pl, dev, addr, true);
 	     dma_owner_next_place(&pl);) {
 		b = dma_owner_bucket(dev, pl.level, pl.chunk);
-		if (hlist_bl_empty(b))
+		if (dma_owner_bucket_empty(b))
 			continue;
 		dma_owner_lock_bucket(b, &flags);
-		hlist_bl_for_each_entry(e, pos, b, node)
+		dma_owner_for_each_entry(e, b)
 			if (starts_at(e, dev, addr))
 				e->error_checked = 1;
 		dma_owner_unlock_bucket(b, flags);

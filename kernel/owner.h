@@ -49,7 +49,7 @@ enum dma_owner_kind {
 	DMA_OWNER_NR_KINDS
 };
 
-#define DMA_OWNER_HISTORY	4	/* transitions remembered per mapping */
+#define DMA_OWNER_HISTORY	3	/* transitions remembered per mapping */
 #define DMA_OWNER_MAX_RANGES	15	/* CPU-owned ranges kept exactly */
 
 /*
@@ -68,7 +68,7 @@ struct dma_owner_ranges {
 
 /**
  * struct dma_owner_entry - one live streaming mapping (or sg segment)
- * @node:	link in its hash bucket
+ * @next:	the next entry in its hash bucket
  * @dev:	the device it is mapped for; compared, never dereferenced
  *		after the driver unbound
  * @handle:	DMA address of the first byte
@@ -82,9 +82,10 @@ struct dma_owner_ranges {
  * @map_stack:	where it was mapped (stack depot handle)
  * @map_jiffies: when it was mapped
  * @sg_nents:	for an sg segment: the entry count passed to dma_map_sg(),
- *		which every later call on the list must pass again
- * @syncs_for_cpu: number of sync_for_cpu calls (saturating)
- * @syncs_for_device: number of sync_for_device calls (saturating)
+ *		which every later call on the list must pass again; U16_MAX
+ *		for that many or more (see dma_owner_sg_nents())
+ * @syncs_for_cpu: number of sync_for_cpu calls, up to U8_MAX
+ * @syncs_for_device: number of sync_for_device calls, up to U8_MAX
  * @dir:	the direction it was mapped with
  * @api:	enum dma_owner_api of the map call
  * @level:	hash level, from the size (see owner_table.c)
@@ -107,18 +108,20 @@ struct dma_owner_ranges {
  * @hist_n:	transitions recorded, up to DMA_OWNER_HISTORY; from there it
  *		runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1, so
  *		that the next slot is always @hist_n % DMA_OWNER_HISTORY (see
- *		dma_owner_hist_slot())
+ *		dma_owner_record() and dma_owner_hist_slot())
  * @hist_ops:	enum dma_owner_op of each transition, 2 bits each, the
  *		newest in the lowest bits (see dma_owner_hist_op())
  * @hist:	callers of the last transitions, a ring, as offsets from
  *		_stext (see dma_owner_encode_caller())
  *
- * Every live mapping has one, so every byte counts: 80 bytes on 64-bit,
- * 51 to a slab page. What only the optional content check needs lives
- * around it, in struct dma_owner_wide_entry.
+ * Every live mapping has one, so every byte counts: 64 bytes on 64-bit, a
+ * cache line, 64 to a slab page. What only the optional checks need lives
+ * around it, in struct dma_owner_wide_entry. To fit, the bucket chain is
+ * singly linked (struct dma_owner_bucket), the history keeps three
+ * transitions, the sync counts stop at 255 and the sg entry count at 65535.
  */
 struct dma_owner_entry {
-	struct hlist_bl_node node;
+	struct dma_owner_entry *next;
 	struct device *dev;
 	dma_addr_t handle;
 	union {
@@ -132,9 +135,9 @@ struct dma_owner_entry {
 	u32 size;
 	depot_stack_handle_t map_stack;
 	u32 map_jiffies;
-	u32 sg_nents;
-	u16 syncs_for_cpu;
-	u16 syncs_for_device;
+	u16 sg_nents;
+	u8 syncs_for_cpu;
+	u8 syncs_for_device;
 	u16 dir:2;
 	u16 api:3;
 	u16 level:3;
@@ -151,6 +154,19 @@ struct dma_owner_entry {
 	s32 hist[DMA_OWNER_HISTORY];
 };
 
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct dma_owner_entry) == 64);
+
+/*
+ * What an sg segment's entry keeps of dma_map_sg()'s @nents, and what a
+ * later call's is compared as: a count of U16_MAX or more is kept as
+ * U16_MAX, so that a call passing fewer (the count dma_map_sg() returned,
+ * the usual slip) is still told apart.
+ */
+static inline u16 dma_owner_sg_nents(unsigned int nents)
+{
+	return min_t(unsigned int, nents, U16_MAX);
+}
+
 /*
  * The history's ops: DMA_OWNER_HIST_OP_BITS each in @hist_ops, a shift
  * register with the newest in the lowest bits, so that recording one is a
@@ -161,7 +177,7 @@ struct dma_owner_entry {
 static_assert(BIT(DMA_OWNER_HIST_OP_BITS) >= DMA_OWNER_NR_OPS);
 static_assert(DMA_OWNER_HISTORY * DMA_OWNER_HIST_OP_BITS <=
 	      sizeof_field(struct dma_owner_entry, hist_ops) * BITS_PER_BYTE);
-static_assert((DMA_OWNER_HISTORY & (DMA_OWNER_HISTORY - 1)) == 0);
+static_assert(2 * DMA_OWNER_HISTORY - 1 <= U8_MAX);
 
 /* How many transitions @e's history holds. */
 static inline unsigned int dma_owner_hist_len(const struct dma_owner_entry *e)
@@ -447,27 +463,99 @@ dma_owner_to_wide_entry(struct dma_owner_entry *e)
 	return container_of(e, struct dma_owner_wide_entry, e);
 }
 
-static inline void dma_owner_lock_bucket(struct hlist_bl_head *b,
+/*
+ * A bucket of the table: its entries, singly linked, and its lock, bit 0 of
+ * the first pointer (as in a struct hlist_bl_head). Every walk holds the
+ * lock, so that an unlink may walk from the head to the entry before: the
+ * eight bytes of a back link, in every entry, for a walk that is nearly
+ * always none (a bucket holds one entry or none).
+ */
+struct dma_owner_bucket {
+	struct dma_owner_entry *first;
+};
+
+static inline struct dma_owner_entry *
+dma_owner_first(const struct dma_owner_bucket *b)
+{
+	return (struct dma_owner_entry *)
+		((unsigned long)READ_ONCE(b->first) & ~LIST_BL_LOCKMASK);
+}
+
+/* Asked without the lock too: an empty bucket is not locked to see so. */
+static inline bool dma_owner_bucket_empty(const struct dma_owner_bucket *b)
+{
+	return !dma_owner_first(b);
+}
+
+/* Each entry of bucket @b, which is locked. */
+#define dma_owner_for_each_entry(e, b)					\
+	for ((e) = dma_owner_first(b); (e); (e) = (e)->next)
+
+/* Point the head of locked bucket @b at @e, keeping the lock bit. */
+static inline void dma_owner_set_first(struct dma_owner_bucket *b,
+				       struct dma_owner_entry *e)
+{
+	unsigned long lock = (unsigned long)b->first & LIST_BL_LOCKMASK;
+
+	WRITE_ONCE(b->first, (struct dma_owner_entry *)((unsigned long)e | lock));
+}
+
+static inline void dma_owner_bucket_add(struct dma_owner_bucket *b,
+					struct dma_owner_entry *e)
+{
+	e->next = dma_owner_first(b);
+	dma_owner_set_first(b, e);
+}
+
+/* Take @e, which is there, out of locked bucket @b. */
+static inline void dma_owner_bucket_del(struct dma_owner_bucket *b,
+					struct dma_owner_entry *e)
+{
+	struct dma_owner_entry *prev = dma_owner_first(b);
+
+	if (prev == e) {
+		dma_owner_set_first(b, e->next);
+	} else {
+		while (prev && prev->next != e)
+			prev = prev->next;
+		if (!WARN_ON_ONCE(!prev))
+			prev->next = e->next;
+	}
+	e->next = NULL;
+}
+
+/* Is @e in locked bucket @b? */
+static inline bool dma_owner_bucket_holds(const struct dma_owner_bucket *b,
+					  const struct dma_owner_entry *e)
+{
+	const struct dma_owner_entry *pos;
+
+	dma_owner_for_each_entry(pos, b)
+		if (pos == e)
+			return true;
+	return false;
+}
+
+static inline void dma_owner_lock_bucket(struct dma_owner_bucket *b,
 					 unsigned long *flags)
 {
 	local_irq_save(*flags);
-	hlist_bl_lock(b);
+	bit_spin_lock(0, (unsigned long *)b);
 }
 
-static inline void dma_owner_unlock_bucket(struct hlist_bl_head *b,
+static inline void dma_owner_unlock_bucket(struct dma_owner_bucket *b,
 					   unsigned long flags)
 {
-	hlist_bl_unlock(b);
+	__bit_spin_unlock(0, (unsigned long *)b);
 	local_irq_restore(flags);
 }
 
-extern struct hlist_bl_head *dma_owner_table;
+extern struct dma_owner_bucket *dma_owner_table;
 extern unsigned int dma_owner_table_shift;
 
 /* The bucket a mapping of @dev at @level starting in @chunk is hashed to. */
-static inline struct hlist_bl_head *dma_owner_bucket(struct device *dev,
-						     unsigned int level,
-						     u64 chunk)
+static inline struct dma_owner_bucket *
+dma_owner_bucket(struct device *dev, unsigned int level, u64 chunk)
 {
 	return &dma_owner_table[hash_64(dma_owner_place_key(dev, level, chunk),
 					dma_owner_table_shift)];
@@ -564,10 +652,14 @@ static inline void dma_owner_record(struct dma_owner_entry *e,
 {
 	unsigned int n = e->hist_n;
 
-	/* The caller overwrites the oldest slot once the ring is full. */
-	e->hist[n % DMA_OWNER_HISTORY] = dma_owner_encode_caller(caller);
-	/* Full, it runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1. */
-	e->hist_n = ((n + 1) | (n & DMA_OWNER_HISTORY)) & (2 * DMA_OWNER_HISTORY - 1);
+	/*
+	 * The caller overwrites the oldest slot once the ring is full, when
+	 * @n runs round DMA_OWNER_HISTORY .. 2 * DMA_OWNER_HISTORY - 1: its
+	 * slot is @n % DMA_OWNER_HISTORY, worked out without a division.
+	 */
+	e->hist[n < DMA_OWNER_HISTORY ? n : n - DMA_OWNER_HISTORY] =
+		dma_owner_encode_caller(caller);
+	e->hist_n = n + 1 < 2 * DMA_OWNER_HISTORY ? n + 1 : DMA_OWNER_HISTORY;
 	e->hist_ops = e->hist_ops << DMA_OWNER_HIST_OP_BITS | op;
 }
 
@@ -584,8 +676,7 @@ static inline void dma_owner_snapshot(struct dma_owner_entry *dst,
 				      const struct dma_owner_entry *e)
 {
 	*dst = *e;
-	dst->node.next = NULL;
-	dst->node.pprev = NULL;
+	dst->next = NULL;
 	if (e->fragmented) {
 		dst->fragmented = 0;
 		dst->in_parts = 1;

@@ -177,6 +177,19 @@ static struct hlist_bl_head *line_bucket(unsigned int i, u64 line)
 	return &lines[i][hash_64(line, lines_shift)];
 }
 
+/* A bucket of the index is locked as one of the table is, with a bit. */
+static void lock_line_bucket(struct hlist_bl_head *b, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	hlist_bl_lock(b);
+}
+
+static void unlock_line_bucket(struct hlist_bl_head *b, unsigned long flags)
+{
+	hlist_bl_unlock(b);
+	local_irq_restore(flags);
+}
+
 static enum dma_data_direction dir_of(const struct dma_owner_entry *e)
 {
 	/*
@@ -256,7 +269,7 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 		/* Others' first lines, and their last lines, in this line. */
 		for (t = 0; t < 2; t++) {
 			b = line_bucket(t, line);
-			dma_owner_lock_bucket(b, &flags);
+			lock_line_bucket(b, &flags);
 			for (pos = hlist_bl_first(b); pos && !found; pos = pos->next) {
 				other = link_owner(pos, t);
 				if (line_of(other, t) != line || !clash(we, other))
@@ -273,7 +286,7 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 			}
 			if (t == i)
 				hlist_bl_add_head(&we->line[i], b);
-			dma_owner_unlock_bucket(b, flags);
+			unlock_line_bucket(b, flags);
 		}
 	}
 	return found;
@@ -297,8 +310,8 @@ void dma_owner_lines_del(struct dma_owner_wide_entry *we)
 		if (!line_partial(we, i))
 			continue;
 		b = line_bucket(i, line_of(we, i));
-		dma_owner_lock_bucket(b, &flags);
+		lock_line_bucket(b, &flags);
 		hlist_bl_del(&we->line[i]);
-		dma_owner_unlock_bucket(b, flags);
+		unlock_line_bucket(b, flags);
 	}
 }

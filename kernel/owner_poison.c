@@ -309,7 +309,7 @@ bool __dma_owner_poison_freed(struct dma_owner_entry *e)
 #ifdef CONFIG_DMA_OWNER_POISON
 
 /* A bucket, locked from a KASAN report: never wait for long. */
-static bool trylock_bucket(struct hlist_bl_head *b)
+static bool trylock_bucket(struct dma_owner_bucket *b)
 {
 	unsigned int spins;
 
@@ -321,10 +321,9 @@ static bool trylock_bucket(struct hlist_bl_head *b)
 	return false;
 }
 
-/* Is @e in the table, with its bucket locked by the caller? */
-static bool in_table(const struct dma_owner_entry *e)
+static void unlock_bucket(struct dma_owner_bucket *b)
 {
-	return e->node.pprev && e->node.pprev != LIST_POISON2;
+	__bit_spin_unlock(0, (unsigned long *)b);
 }
 
 /*
@@ -344,7 +343,7 @@ static bool find_owner(const void *addr, bool freed,
 	bool found = false, cpu = false;
 	unsigned long flags, levels;
 	struct poison_entry *pe;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	struct dma_owner_entry *e;
 	unsigned int level, i;
 	u64 chunk;
@@ -366,8 +365,9 @@ static bool find_owner(const void *addr, bool freed,
 				if (!trylock_bucket(b))
 					continue;
 				off = phys - pe->we.phys;
-				if (!in_table(e)) {
-					hlist_bl_unlock(b);
+				/* Not linked yet, or unlinked already. */
+				if (!dma_owner_bucket_holds(b, e)) {
+					unlock_bucket(b);
 					continue;
 				}
 				if (e->skip_sync || dma_owner_cpu_owns_any(e, off, off + 1)) {
@@ -380,7 +380,7 @@ static bool find_owner(const void *addr, bool freed,
 					kasan_unpoison_dma(buffer_of(e), e->size);
 					found = true;
 				}
-				hlist_bl_unlock(b);
+				unlock_bucket(b);
 				if (cpu)
 					break;
 			}

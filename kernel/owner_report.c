@@ -359,8 +359,9 @@ static void print_arg_detail(struct seq_file *seq,
 		    dma_owner_op_name(r->op, r->api), api_names[r->api]);
 		break;
 	case DMA_OWNER_SG_COUNT_MISMATCH:
-		out(seq, "the list was mapped with %u entries, this call passes %d\n",
-		    r->entry.sg_nents, r->nents);
+		out(seq, "the list was mapped with %u%s entries, this call passes %d\n",
+		    r->entry.sg_nents,
+		    r->entry.sg_nents == U16_MAX ? " or more" : "", r->nents);
 		break;
 	case DMA_OWNER_SG_SEGMENT_LIMIT:
 		out(seq, "segment %pad size %zu is %s (%#llx)\n",

@@ -47,7 +47,7 @@
 
 static struct kmem_cache *entry_cache;
 static struct kmem_cache *wide_entry_cache;
-struct hlist_bl_head *dma_owner_table __ro_after_init;
+struct dma_owner_bucket *dma_owner_table __ro_after_init;
 unsigned int dma_owner_table_shift __ro_after_init;
 unsigned long dma_owner_level_sets[1 << DMA_OWNER_LEVEL_SETS_BITS];
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_level_sets);
@@ -414,7 +414,7 @@ void dma_owner_insert(struct dma_owner_entry *e)
 	unsigned long *spans = dma_owner_spans_of(e->dev);
 	u64 chunk = (u64)e->handle >> DMA_OWNER_LEVEL_SHIFT(e->level);
 	bool new_bit = false;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags;
 	long live, peak;
 
@@ -451,7 +451,7 @@ void dma_owner_insert(struct dma_owner_entry *e)
 	}
 	b = dma_owner_bucket(e->dev, e->level, chunk);
 	dma_owner_lock_bucket(b, &flags);
-	hlist_bl_add_head(&e->node, b);
+	dma_owner_bucket_add(b, e);
 	dma_owner_unlock_bucket(b, flags);
 }
 
@@ -496,8 +496,7 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 				      .op = DMA_OWNER_OP_UNMAP,
 				      .has_entry = true };
 	struct dma_owner_entry *e, *found;
-	struct hlist_bl_node *pos;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags, i;
 	bool any;
 
@@ -510,14 +509,14 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
 		b = &dma_owner_table[i];
 		do {
-			if (hlist_bl_empty(b))
+			if (dma_owner_bucket_empty(b))
 				break;
 			found = NULL;
 			dma_owner_lock_bucket(b, &flags);
-			hlist_bl_for_each_entry(e, pos, b, node) {
+			dma_owner_for_each_entry(e, b) {
 				if (e->dev == dev) {
 					found = e;
-					hlist_bl_del(&e->node);
+					dma_owner_bucket_del(b, e);
 					break;
 				}
 			}
@@ -548,19 +547,17 @@ void dma_owner_drop_entries(struct device *dev, bool report,
 void dma_owner_flush_table(void)
 {
 	struct dma_owner_entry *e;
-	struct hlist_bl_head *b;
+	struct dma_owner_bucket *b;
 	unsigned long flags, i;
 
 	for (i = 0; i < (1UL << dma_owner_table_shift); i++) {
 		b = &dma_owner_table[i];
 		/* One at a time: nothing is freed under a bucket lock. */
-		while (!hlist_bl_empty(b)) {
+		while (!dma_owner_bucket_empty(b)) {
 			dma_owner_lock_bucket(b, &flags);
-			e = hlist_bl_empty(b) ? NULL :
-				hlist_bl_entry(hlist_bl_first(b),
-					       struct dma_owner_entry, node);
+			e = dma_owner_first(b);
 			if (e)
-				hlist_bl_del(&e->node);
+				dma_owner_bucket_del(b, e);
 			dma_owner_unlock_bucket(b, flags);
 			if (e)
 				dma_owner_free_entry(e);
@@ -593,7 +590,7 @@ unsigned long dma_owner_next_bucket(unsigned long i)
 	unsigned long n = dma_owner_nr_buckets();
 
 	for (; i < n; i++)
-		if (!hlist_bl_empty(&dma_owner_table[i]))
+		if (!dma_owner_bucket_empty(&dma_owner_table[i]))
 			break;
 	return i;
 }
@@ -615,15 +612,14 @@ unsigned long dma_owner_next_bucket(unsigned long i)
 unsigned int dma_owner_copy_bucket(unsigned long i, unsigned int skip,
 				   struct dma_owner_mapping *buf, unsigned int max)
 {
-	struct hlist_bl_head *b = &dma_owner_table[i];
+	struct dma_owner_bucket *b = &dma_owner_table[i];
 	const struct device_driver *drv;
 	struct dma_owner_entry *e;
-	struct hlist_bl_node *pos;
 	unsigned int n = 0;
 	unsigned long flags;
 
 	dma_owner_lock_bucket(b, &flags);
-	hlist_bl_for_each_entry(e, pos, b, node) {
+	dma_owner_for_each_entry(e, b) {
 		if (skip) {
 			skip--;
 			continue;

@@ -29,7 +29,7 @@
  * started: a mapping's record stays until UNMAPPED_WAYS other mappings of
  * its set have been unmapped since, and a handle unmapped again replaces
  * its own record, so that rings reusing their buffers do not push out the
- * rest. With the default 8192 records (96 bytes each on 64-bit, 784 KiB in
+ * rest. With the default 8192 records (80 bytes each on 64-bit, 656 KiB in
  * all), a record outlives a thousand unrelated unmaps in all but about one
  * case in 10^5, even when they are of a ring of buffers side by side (see
  * unmapped_set()).

@@ -278,8 +278,8 @@ static void test_log_record(struct kunit *test)
 }
 
 /*
- * The history keeps the last four transitions, oldest first, however many
- * times its ring has gone round.
+ * The history keeps the last DMA_OWNER_HISTORY (three) transitions, oldest
+ * first, however many times its ring has gone round.
  */
 static void test_history_wrap(struct kunit *test)
 {
@@ -287,7 +287,7 @@ static void test_history_wrap(struct kunit *test)
 	unsigned int i;
 
 	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
 		for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
 	}
@@ -295,15 +295,17 @@ static void test_history_wrap(struct kunit *test)
 	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
 	r = report(test, 0);
-	/* map, cpu, device, cpu, device, then these four: cpu, device, cpu, cpu */
+	/*
+	 * map, cpu, device, cpu, then these three: device, cpu, cpu. Seven:
+	 * the count has run round once, and is one past full again.
+	 */
 	KUNIT_EXPECT_EQ(test, dma_owner_hist_len(&r->entry), DMA_OWNER_HISTORY);
-	KUNIT_EXPECT_EQ(test, hist_ops_oldest_first(&r->entry), DMA_OWNER_OP_SYNC_FOR_CPU |
-			DMA_OWNER_OP_SYNC_FOR_DEVICE << 2 |
-			DMA_OWNER_OP_SYNC_FOR_CPU << 4 | DMA_OWNER_OP_SYNC_FOR_CPU << 6);
+	KUNIT_EXPECT_EQ(test, hist_ops_oldest_first(&r->entry), DMA_OWNER_OP_SYNC_FOR_DEVICE |
+			DMA_OWNER_OP_SYNC_FOR_CPU << 2 | DMA_OWNER_OP_SYNC_FOR_CPU << 4);
 	KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&r->entry, DMA_OWNER_HISTORY - 1),
 			r->caller);
-	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_cpu, 5);
-	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_device, 3);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_cpu, 4);
+	KUNIT_EXPECT_EQ(test, r->entry.syncs_for_device, 2);
 	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
 	EXPECT_SILENT(test);
 }
@@ -1311,6 +1313,33 @@ static void test_sg_count_mismatch(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_SG_COUNT_MISMATCH);
 }
 
+/*
+ * A list of more entries than an entry keeps count of, merged into one
+ * segment: the same count passes, the returned one does not.
+ */
+static void test_sg_count_saturated(struct kunit *test)
+{
+	const unsigned int nents = U16_MAX + 4465;
+	struct device *dev = DEV(test);
+	struct sg_table t;
+
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&t, nents, GFP_KERNEL), 0);
+	sg_dma_address(t.sgl) = BASE;
+	sg_dma_len(t.sgl) = 4096;
+	__dma_owner_map_sg(dev, t.sgl, nents, 1, DMA_FROM_DEVICE, 0, _THIS_IP_);
+	__dma_owner_sync_sg(dev, t.sgl, nents, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_CPU,
+			    _THIS_IP_);
+	EXPECT_SILENT(test);
+	__dma_owner_sync_sg(dev, t.sgl, 1, DMA_FROM_DEVICE, DMA_OWNER_OP_SYNC_FOR_DEVICE,
+			    _THIS_IP_);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->nents, 1);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.sg_nents, U16_MAX);
+	EXPECT_REPORTS(test, DMA_OWNER_SG_COUNT_MISMATCH);
+	__dma_owner_unmap_sg(dev, t.sgl, nents, DMA_FROM_DEVICE, _THIS_IP_);
+	EXPECT_SILENT(test);
+	sg_free_table(&t);
+}
+
 /* Segments longer than dma_get_max_seg_size() or across the boundary. */
 static void test_sg_segment_limit(struct kunit *test)
 {
@@ -2029,6 +2058,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_map_error_unchecked),
 	KUNIT_CASE(test_api_mismatch),
 	KUNIT_CASE(test_sg_count_mismatch),
+	KUNIT_CASE(test_sg_count_saturated),
 	KUNIT_CASE(test_sg_segment_limit),
 	KUNIT_CASE(test_bad_memory),
 	KUNIT_CASE(test_map_stack_per_path),
