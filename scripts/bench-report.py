@@ -41,8 +41,9 @@ def parse(outdir):
             key = (mode, kv['op'], int(kv['threads']), int(kv['live']))
             cycles.setdefault(key, []).append(int(kv['ns']))
         elif kind == 'M':
-            memory[(mode, int(kv['live']))] = (int(kv['used_kb']),
-                                               int(kv['slab_kb']) if 'slab_kb' in kv else None)
+            # chunk: the mappings' size (128 fill their cache lines, 64 share them)
+            memory[(mode, int(kv['live']), int(kv.get('chunk', 128)))] = (
+                int(kv['used_kb']), int(kv['slab_kb']) if 'slab_kb' in kv else None)
         elif kind == 'W' and int(kv['busy_ns']) > 0:
             # operations per second of work
             work.setdefault((mode, kv['name']), []).append(
@@ -131,7 +132,8 @@ def main():
         want = [('tracker', 'map', 1, 1), ('tracker', 'sync', 1, 1),
                 ('tracker', 'sync', 1, 1000)]
         missing = [k for k in want if k not in med]
-        missing += [] if ('tracker', 1000) in memory else ['memory']
+        missing += [] if ('tracker', 1000, 128) in memory else ['memory']
+        missing += [] if ('tracker', 1000, 64) in memory else ['memory of line-sharing mappings']
         missing += [] if 'tracker' in dmb else ['dma_map_benchmark']
         for k, v in sorted(med.items()):
             print(f'# bench smoke: {k[1]} threads={k[2]} live={k[3]}: {v:.0f} ns')
@@ -168,17 +170,24 @@ def main():
     # Memory at the most live mappings against the tracker-off boot: all of
     # it (dma-debug allocates whole pages), and the slab's part (the
     # tracker's entries), which is the less noisy figure for the tracker.
-    # Below MEMORY_MIN_LIVE mappings the rest of the guest's memory use
-    # drowns them (LIVES=1 runs): not measured.
+    # Mappings of 128 bytes fill their cache lines, as most buffers do;
+    # those of 64 share a line, and take the tracker's wide entry. Below
+    # MEMORY_MIN_LIVE mappings the rest of the guest's memory use drowns
+    # them (LIVES=1 runs): not measured.
     mem, slab = {}, {}
-    for m in MODES if big >= MEMORY_MIN_LIVE else ():
-        if (m, big) in memory and ('off', big) in memory:
-            mem[m] = (memory[(m, big)][0] - memory[('off', big)][0]) * 1024 / big
-            if None not in (memory[(m, big)][1], memory[('off', big)][1]):
-                slab[m] = (memory[(m, big)][1] - memory[('off', big)][1]) * 1024 / big
+    for chunk in (128, 64):
+        base = memory.get(('off', big, chunk))
+        for m in MODES if big >= MEMORY_MIN_LIVE and base else ():
+            v = memory.get((m, big, chunk))
+            if not v:
+                continue
+            mem.setdefault(chunk, {})[m] = (v[0] - base[0]) * 1024 / big
+            if None not in (v[1], base[1]):
+                slab.setdefault(chunk, {})[m] = (v[1] - base[1]) * 1024 / big
     hb = hash_bytes(outdir)
-    results['memory'] = {'live': big, 'bytes_per_mapping_vs_off': mem,
-                         'slab_bytes_per_mapping_vs_off': slab,
+    results['memory'] = {'live': big,
+                         'bytes_per_mapping_vs_off': {str(c): v for c, v in mem.items()},
+                         'slab_bytes_per_mapping_vs_off': {str(c): v for c, v in slab.items()},
                          'tracker_hash_table_bytes': hb}
     results['dma_map_benchmark'] = dmb
     # Real drivers' workloads: operations per busy second, and each mode's
@@ -222,7 +231,7 @@ def main():
         ('added cost per sync cycle <= 1/4 of dma-debug\'s', added(('sync', 1, 1)), 0.25),
         ('added cost per map+unmap <= 1/4 of dma-debug\'s', added(('map', 1, 1)), 0.25),
         (f'sync cycle at {big} live / at 1 <= 1.15', scaling('tracker'), 1.15),
-        ('tracker bytes per live mapping (slab) <= 64', slab.get('tracker'), 64),
+        ('tracker bytes per live mapping (slab) <= 64', slab.get(128, {}).get('tracker'), 64),
         ('map+unmap on 4 threads / on 1 <= 1.2', thread_ratio('map'), 1.2),
         ('sync cycle on 4 threads / on 1 <= 1.2', thread_ratio('sync'), 1.2),
         ('compiled in but off / compiled out <= 1.03',
@@ -268,12 +277,16 @@ def main():
               ', '.join(f'{"map+unmap" if op == "map" else "sync cycle"} '
                         f'{o["ns_n"]:.0f} / {o["ns_1"]:.0f} = {o["ratio"]:.2f}x '
                         f'(spread {100 * o["spread"]:.1f}%)' for op, o in ops.items()))
-    if mem:
-        print(f'memory at {big} live, bytes per mapping over the off boot: ' +
-              ', '.join(f'{m} {v:.0f} (slab {fmt(slab.get(m), ".0f")})' for m, v in mem.items()
-                        if m in ('tracker', 'tracker-nostack', 'dma-debug')) +
-              (f'; tracker hash table {hb} bytes, fixed at boot' if hb else ''))
-    else:
+    for chunk, what in ((128, 'filling their cache lines'), (64, 'sharing a cache line')):
+        if chunk in mem:
+            print(f'memory at {big} live, {chunk}-byte mappings {what}, bytes per mapping '
+                  'over the off boot: ' +
+                  ', '.join(f'{m} {v:.0f} (slab {fmt(slab.get(chunk, {}).get(m), ".0f")})'
+                            for m, v in mem[chunk].items()
+                            if m in ('tracker', 'tracker-nostack', 'dma-debug')))
+    if mem and hb:
+        print(f'tracker hash table: {hb} bytes, fixed at boot')
+    if not mem:
         print(f'\nmemory per mapping: not measured (LIVES ran no more than {big} '
               f'live; it takes {MEMORY_MIN_LIVE} or more)')
     for name, w in wl.items():

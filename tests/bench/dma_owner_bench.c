@@ -10,6 +10,7 @@
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -27,7 +28,11 @@ static struct device *tdev;
  * needs nothing from the tracker. Write to
  * /sys/kernel/debug/dma_owner_bench/run:
  *
- *   live N                  keep N other mappings live, 64 bytes each
+ *   live N [CHUNK]          keep N other mappings live, CHUNK bytes each
+ *                           (default 128, which fills its cache lines at
+ *                           the largest ARCH_DMA_MINALIGN; 64 shares each
+ *                           line with another mapping). The chunk changes
+ *                           only from no live mappings.
  *   map|sync ITERS THREADS  time ITERS cycles on each of THREADS CPUs:
  *                           map+unmap of 256 bytes, or
  *                           map+sync_for_cpu+sync_for_device+unmap
@@ -50,12 +55,13 @@ static struct device *tdev;
  */
 #define BENCH_BUF	256
 #define BENCH_RING	64
-#define LIVE_CHUNK	64
+#define LIVE_CHUNK	128	/* the default, and the largest */
 #define LIVE_MAX	(2UL << 20)
 
 static struct page **live_pages;
 static dma_addr_t *live_handles;
 static unsigned long live_nr;
+static unsigned int live_chunk = LIVE_CHUNK;
 static struct {
 	bool sync;
 	unsigned int iters, threads;
@@ -65,12 +71,12 @@ static struct {
 
 static void live_set(struct device *dev, unsigned long n)
 {
-	const unsigned long per_page = PAGE_SIZE / LIVE_CHUNK;
+	const unsigned long per_page = PAGE_SIZE / live_chunk;
 	unsigned long pages = DIV_ROUND_UP(n, per_page);
 
 	while (live_nr > n) {
 		live_nr--;
-		dma_unmap_page(dev, live_handles[live_nr], LIVE_CHUNK,
+		dma_unmap_page(dev, live_handles[live_nr], live_chunk,
 			       DMA_TO_DEVICE);
 		if (live_nr % per_page == 0) {
 			__free_page(live_pages[live_nr / per_page]);
@@ -86,8 +92,8 @@ static void live_set(struct device *dev, unsigned long n)
 	}
 	if (!live_handles) {
 		live_handles = kvcalloc(LIVE_MAX, sizeof(*live_handles), GFP_KERNEL);
-		live_pages = kvcalloc(LIVE_MAX / per_page, sizeof(*live_pages),
-				      GFP_KERNEL);
+		live_pages = kvcalloc(LIVE_MAX / (PAGE_SIZE / LIVE_CHUNK),
+				      sizeof(*live_pages), GFP_KERNEL);
 		if (!live_handles || !live_pages) {
 			kvfree(live_pages);
 			kvfree(live_handles);
@@ -106,7 +112,7 @@ static void live_set(struct device *dev, unsigned long n)
 				return;
 		}
 		h = dma_map_page(dev, live_pages[i],
-				 (live_nr % per_page) * LIVE_CHUNK, LIVE_CHUNK,
+				 (live_nr % per_page) * live_chunk, live_chunk,
 				 DMA_TO_DEVICE);
 		if (dma_mapping_error(dev, h)) {
 			if (live_nr % per_page == 0) {
@@ -241,7 +247,7 @@ static int bench_run(struct device *dev, unsigned int threads)
 static ssize_t bench_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	unsigned int iters, threads;
+	unsigned int iters, threads, chunk;
 	unsigned long n;
 	char cmd[64], op[8];
 	int ret = 0;
@@ -255,9 +261,15 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	if (!tdev) {
 		ret = -ENODEV;
 	} else if (sscanf(cmd, "live %lu", &n) == 1) {
-		if (n > LIVE_MAX) {
+		if (sscanf(cmd, "live %lu %u", &n, &chunk) != 2)
+			chunk = live_chunk;
+		if (n > LIVE_MAX || chunk < 64 || chunk > LIVE_CHUNK ||
+		    !is_power_of_2(chunk)) {
 			ret = -EINVAL;
+		} else if (chunk != live_chunk && live_nr) {
+			ret = -EBUSY;
 		} else {
+			live_chunk = chunk;
 			live_set(tdev, n);
 			if (live_nr != n)
 				ret = -ENOMEM;

@@ -4,7 +4,9 @@
 # API cycles with dma_owner_bench.ko (in /vm/files) and upstream's
 # dma_map_benchmark, and prints one line per figure:
 #   B op=map|sync threads=T live=N rep=R ns=NS    ns per cycle
-#   M live=N used_kb=KB slab_kb=KB                memory in use with N live
+#   M live=N chunk=C used_kb=KB slab_kb=KB        memory in use with N live
+#     mappings of C bytes: 128 fill their cache lines, as most buffers do;
+#     64 share each line with another (measured at the largest N only)
 #   D map_us=US unmap_us=US                       dma_map_benchmark, 1 thread
 #   W name=W rep=R ops=N busy_ns=NS               a real driver's workload:
 #     nvme-read-4k  4 KiB O_DIRECT reads of the nvme disk, each its mapping
@@ -114,8 +116,13 @@ fi
 [ "$THREADS_ONLY" = 0 ] || LIVES=
 for live in $LIVES; do
 	echo "live $live" >$B || { echo "cannot keep $live mappings live"; exit 2; }
-	echo "M live=$live $(memory)"
+	echo "M live=$live chunk=128 $(memory)"
 	run map 1
 	run sync 1
 done
+if [ -n "$LIVES" ]; then
+	echo "live 0" >$B && echo "live $live 64" >$B ||
+		{ echo "cannot keep $live mappings of 64 bytes live"; exit 2; }
+	echo "M live=$live chunk=64 $(memory)"
+fi
 echo "live 0" >$B
