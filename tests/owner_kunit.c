@@ -839,6 +839,30 @@ static void test_identical_handles(struct kunit *test)
 	identical_handles(test);
 }
 
+/*
+ * Three mappings in one page share a bucket, its chain the newest first:
+ * each unlink, from the middle, the head and the end, leaves the others
+ * where a call finds them.
+ */
+static void test_bucket_unlink(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		map(test, BASE + i * 0x100, 0x100, DMA_FROM_DEVICE, 0);
+	unmap(test, BASE + 0x100, 0x100, DMA_FROM_DEVICE);	/* the middle */
+	for (i = 0; i < 3; i += 2) {
+		for_cpu(test, BASE + i * 0x100, 0x100, DMA_FROM_DEVICE);
+		for_dev(test, BASE + i * 0x100, 0x100, DMA_FROM_DEVICE);
+	}
+	unmap(test, BASE + 0x200, 0x100, DMA_FROM_DEVICE);	/* the head */
+	for_cpu(test, BASE, 0x100, DMA_FROM_DEVICE);
+	unmap(test, BASE, 0x100, DMA_FROM_DEVICE);		/* the last */
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE + 0x100, 0x100, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+}
+
 /* Looked up at every level the device used: the same answers. */
 static void test_identical_handles_levels(struct kunit *test)
 {
@@ -2059,6 +2083,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_api_mismatch),
 	KUNIT_CASE(test_sg_count_mismatch),
 	KUNIT_CASE(test_sg_count_saturated),
+	KUNIT_CASE(test_bucket_unlink),
 	KUNIT_CASE(test_sg_segment_limit),
 	KUNIT_CASE(test_bad_memory),
 	KUNIT_CASE(test_map_stack_per_path),
