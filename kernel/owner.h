@@ -115,10 +115,11 @@ struct dma_owner_ranges {
  *		_stext (see dma_owner_encode_caller())
  *
  * Every live mapping has one, so every byte counts: 64 bytes on 64-bit, a
- * cache line, 64 to a slab page. What only the optional checks need lives
- * around it, in struct dma_owner_wide_entry. To fit, the bucket chain is
- * singly linked (struct dma_owner_bucket), the history keeps three
- * transitions, the sync counts stop at 255 and the sg entry count at 65535.
+ * cache line, 64 to a slab page (without slab debugging or KASAN). What
+ * only the optional checks need lives around it, in struct
+ * dma_owner_wide_entry. To fit, the bucket chain is singly linked (struct
+ * dma_owner_bucket), the history keeps three transitions, the sync counts
+ * stop at 255 and the sg entry count at 65535.
  */
 struct dma_owner_entry {
 	struct dma_owner_entry *next;
@@ -159,8 +160,9 @@ static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct dma_owner_entry) == 64)
 /*
  * What an sg segment's entry keeps of dma_map_sg()'s @nents, and what a
  * later call's is compared as: a count of U16_MAX or more is kept as
- * U16_MAX, so that a call passing fewer (the count dma_map_sg() returned,
- * the usual slip) is still told apart.
+ * U16_MAX, so that a call passing fewer than U16_MAX (the count
+ * dma_map_sg() returned, the usual slip) is still told apart; one that
+ * passes another count of U16_MAX or more is not.
  */
 static inline u16 dma_owner_sg_nents(unsigned int nents)
 {
@@ -497,6 +499,9 @@ static inline void dma_owner_set_first(struct dma_owner_bucket *b,
 {
 	unsigned long lock = (unsigned long)b->first & LIST_BL_LOCKMASK;
 
+	/* As hlist_bl_set_first() checks, but a warning: never a crash. */
+	if (IS_ENABLED(CONFIG_DEBUG_LIST))
+		WARN_ON_ONCE(lock != LIST_BL_LOCKMASK);
 	WRITE_ONCE(b->first, (struct dma_owner_entry *)((unsigned long)e | lock));
 }
 
@@ -638,6 +643,8 @@ static inline s32 dma_owner_encode_caller(unsigned long ip)
 }
 
 s32 dma_owner_encode_caller_for_test(unsigned long ip);
+void dma_owner_record_for_test(struct dma_owner_entry *e, enum dma_owner_op op,
+			       unsigned long caller);
 
 /**
  * dma_owner_record() - add a transition to a mapping's history

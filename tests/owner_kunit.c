@@ -310,6 +310,34 @@ static void test_history_wrap(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/*
+ * Every transition the history holds, oldest first, with its own caller,
+ * after each of two rounds of the ring: transition t is called from
+ * @here + t.
+ */
+static void test_history_slots(struct kunit *test)
+{
+	struct dma_owner_entry e = {};
+	unsigned long here = _THIS_IP_;
+	unsigned int t, i, len;
+
+	for (t = 0; t < 3 * DMA_OWNER_HISTORY; t++) {
+		dma_owner_record_for_test(&e, t % 2 ? DMA_OWNER_OP_SYNC_FOR_CPU :
+						      DMA_OWNER_OP_SYNC_FOR_DEVICE,
+					  here + t);
+		len = min_t(unsigned int, t + 1, DMA_OWNER_HISTORY);
+		KUNIT_ASSERT_EQ(test, dma_owner_hist_len(&e), len);
+		for (i = 0; i < len; i++) {
+			KUNIT_EXPECT_EQ(test, dma_owner_hist_caller(&e, i),
+					here + t + 1 - len + i);
+			KUNIT_EXPECT_EQ(test, dma_owner_hist_op(&e, i),
+					(t + 1 - len + i) % 2 ?
+					DMA_OWNER_OP_SYNC_FOR_CPU :
+					DMA_OWNER_OP_SYNC_FOR_DEVICE);
+		}
+	}
+}
+
 /* A caller out of reach of the 32-bit offset is unknown, never wrong. */
 static void test_history_caller_out_of_reach(struct kunit *test)
 {
@@ -855,9 +883,9 @@ static void test_bucket_unlink(struct kunit *test)
 		for_cpu(test, BASE + i * 0x100, 0x100, DMA_FROM_DEVICE);
 		for_dev(test, BASE + i * 0x100, 0x100, DMA_FROM_DEVICE);
 	}
+	unmap(test, BASE, 0x100, DMA_FROM_DEVICE);		/* the end */
+	for_cpu(test, BASE + 0x200, 0x100, DMA_FROM_DEVICE);
 	unmap(test, BASE + 0x200, 0x100, DMA_FROM_DEVICE);	/* the head */
-	for_cpu(test, BASE, 0x100, DMA_FROM_DEVICE);
-	unmap(test, BASE, 0x100, DMA_FROM_DEVICE);		/* the last */
 	EXPECT_SILENT(test);
 	for_cpu(test, BASE + 0x100, 0x100, DMA_FROM_DEVICE);
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
@@ -1347,6 +1375,9 @@ static void test_sg_count_saturated(struct kunit *test)
 	struct device *dev = DEV(test);
 	struct sg_table t;
 
+	if (IS_ENABLED(CONFIG_ARCH_NO_SG_CHAIN))
+		kunit_skip(test, "no sg list of more than %lu entries here",
+			   SG_MAX_SINGLE_ALLOC);
 	KUNIT_ASSERT_EQ(test, sg_alloc_table(&t, nents, GFP_KERNEL), 0);
 	sg_dma_address(t.sgl) = BASE;
 	sg_dma_len(t.sgl) = 4096;
@@ -2084,6 +2115,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sg_count_mismatch),
 	KUNIT_CASE(test_sg_count_saturated),
 	KUNIT_CASE(test_bucket_unlink),
+	KUNIT_CASE(test_history_slots),
 	KUNIT_CASE(test_sg_segment_limit),
 	KUNIT_CASE(test_bad_memory),
 	KUNIT_CASE(test_map_stack_per_path),
