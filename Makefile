@@ -9,7 +9,7 @@
 #   make -s kdir      the built kernel tree, for make -C $(make -s kdir) M=$PWD
 #   make patches      the series as git format-patch files in out/patches/
 #   make lint         checkpatch, kernel-doc, bisect, Sphinx, cross (in check)
-#   make bench        the tracker's cost against none and dma-debug (~10 min; its two kernels take ~40 min to build cold)
+#   make bench        the tracker's cost against none and dma-debug (~12 min; its two kernels take ~40 min to build cold)
 #   make profile      where the tracker's and dma-debug's instructions go, per function and cycle
 #   make bench-poison what dma_owner.poison=1 adds to a cycle on the KASAN test kernel
 #   make mutants [MUTANTS="name ..."]
