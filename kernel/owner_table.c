@@ -106,7 +106,15 @@ s32 dma_owner_encode_caller_for_test(unsigned long ip)
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_encode_caller_for_test);
 
-/* dma_owner_record(), which encodes its caller, for the suite likewise. */
+/**
+ * dma_owner_record_for_test() - dma_owner_record() for the KUnit suite
+ * @e: the mapping whose history takes the transition
+ * @op: the transition
+ * @caller: the address that made it, encoded as dma_owner_record() does
+ *
+ * Exported for the suite for the reason dma_owner_encode_caller_for_test()
+ * is: the encoding needs _stext.
+ */
 void dma_owner_record_for_test(struct dma_owner_entry *e, enum dma_owner_op op,
 			       unsigned long caller)
 {
