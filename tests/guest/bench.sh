@@ -7,6 +7,8 @@
 #   M live=N chunk=C used_kb=KB slab_kb=KB        memory in use with N live
 #     mappings of C bytes: 128 fill their cache lines, as most buffers do;
 #     64 share each line with another (measured at the largest N only)
+#   E cache=C object=B slab=BYTES per_slab=N     the tracker's slab caches:
+#     a slab of BYTES holds N entries of B bytes (/sys/kernel/slab)
 #   D map_us=US unmap_us=US                       dma_map_benchmark, 1 thread
 #   W name=W rep=R ops=N busy_ns=NS               a real driver's workload:
 #     nvme-read-4k  4 KiB O_DIRECT reads of the nvme disk, each its mapping
@@ -32,6 +34,20 @@ B=/sys/kernel/debug/dma_owner_bench/run
 memory() {
 	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Slab:/ { s = $2 }
 	     END { print "used_kb=" t - f " slab_kb=" s }' /proc/meminfo
+}
+
+# entries CACHE...: how each of the tracker's slab caches packs its
+# entries, what a further live mapping costs once its slabs are full. Where
+# the cache is merged with another of its size, the shared one's packing.
+entries() {
+	page=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
+	for c in "$@"; do
+		d=/sys/kernel/slab/$c
+		[ -r "$d/objs_per_slab" ] || continue
+		echo "E cache=$c object=$(cat "$d/object_size")" \
+		     "slab=$((page << $(cat "$d/order")))" \
+		     "per_slab=$(cat "$d/objs_per_slab")"
+	done
 }
 
 # The second edu device goes to upstream's benchmark, the first to ours.
@@ -124,5 +140,6 @@ if [ -n "$LIVES" ]; then
 	echo "live 0" >$B && echo "live $live 64" >$B ||
 		{ echo "cannot keep $live mappings of 64 bytes live"; exit 2; }
 	echo "M live=$live chunk=64 $(memory)"
+	entries dma_owner_entry dma_owner_wide_entry
 fi
 echo "live 0" >$B
