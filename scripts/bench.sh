@@ -115,7 +115,7 @@ boot() {
 		tail -20 "$log" >&2
 		die "bench: the $mode boot failed (log: $log, $log.console)"
 	fi
-	tr -d '\r' <"$log" | grep -E '^[BMDW] ' | sed "s/^/$mode /" >>"$out/raw.txt"
+	tr -d '\r' <"$log" | grep -E '^[BMEDW] ' | sed "s/^/$mode /" >>"$out/raw.txt"
 }
 
 # profile_boot MODE ARGS OP N: run N cycles of OP under the plugin.
