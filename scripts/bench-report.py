@@ -206,12 +206,11 @@ def main():
     # The target is judged on what the slope measures, without its noise:
     # the tracker's entry cache's packing, a slab's bytes over the entries
     # it holds, which is what each further entry costs once slabs are full.
-    packing = {c: e['slab'] / e['per_slab'] for (m, c), e in entries.items()
-               if m == 'tracker'}
+    caches = {c: e for (m, c), e in entries.items() if m == 'tracker'}
+    packing = {c: e['slab'] / e['per_slab'] for c, e in caches.items()}
     hb = hash_bytes(outdir)
     results['memory'] = {'tracker_slab_bytes_per_entry': packing,
-                         'tracker_entry_caches': {c: e for (m, c), e in entries.items()
-                                                  if m == 'tracker'},
+                         'tracker_entry_caches': caches,
                          'live': big, 'slab_bytes_per_further_mapping': further,
                          'bytes_per_further_mapping': further_all,
                          'from_live': second,
@@ -321,7 +320,6 @@ def main():
                         f'({further[m] - further["off"]:.2f})'
                         for m in ('tracker', 'tracker-nostack', 'dma-debug')
                         if m in further and 'off' in further))
-    caches = {c: e for (m, c), e in entries.items() if m == 'tracker'}
     if caches:
         print('tracker slab caches, bytes per entry once slabs are full: ' +
               ', '.join(f'{c} {packing[c]:.1f} ({e["slab"]}-byte slabs of {e["per_slab"]} '
