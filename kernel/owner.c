@@ -752,6 +752,7 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 	unsigned int try;
 	u32 lo, hi;
 
+	this_cpu_inc(dma_owner_op_counters.syncs_walked);
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = c->size && dma_owner_may_mean_untracked(c->dev, c->addr);
 	/* A zero-length sync moves nothing: nothing to check. */

@@ -283,6 +283,11 @@ struct dma_owner_mapping {
  */
 struct dma_owner_op_counts {
 	unsigned long n[DMA_OWNER_NR_OPS];
+	/*
+	 * Syncs the walk judged (sync_walk()): the others took the common
+	 * path, which counts nothing of its own so that it stays as cheap.
+	 */
+	unsigned long syncs_walked;
 };
 
 /* The other counters; see the stats file in owner_debugfs.c. */

@@ -389,6 +389,33 @@ static void test_zero_length_sync(struct kunit *test)
 	EXPECT_SILENT(test);
 }
 
+/*
+ * A correct sync of a mapping that alone fits its place is judged on the
+ * common path, which counts nothing of its own; a sync the walk judges
+ * (here a zero-length one) is counted in syncs_walked, the stats the
+ * real-driver tests read to show that the common path ran. Interrupts
+ * are off: the counter is this CPU's, and nothing else may sync on it.
+ */
+static void test_syncs_walked(struct kunit *test)
+{
+	unsigned long flags, before, common, zero;
+
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	local_irq_save(flags);
+	before = this_cpu_read(dma_owner_op_counters.syncs_walked);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 2048, DMA_FROM_DEVICE);
+	for_cpu(test, BASE, 1024, DMA_FROM_DEVICE);
+	common = this_cpu_read(dma_owner_op_counters.syncs_walked) - before;
+	for_dev(test, BASE, 0, DMA_FROM_DEVICE);
+	zero = this_cpu_read(dma_owner_op_counters.syncs_walked) - before - common;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, common, 0UL);
+	KUNIT_EXPECT_EQ(test, zero, 1UL);
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
 /* peak_live follows live up and stays there. */
 static void test_peak_live(struct kunit *test)
 {
@@ -2076,6 +2103,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_sync_in_later_chunk),
 	KUNIT_CASE(test_zero_length_sync),
 	KUNIT_CASE(test_peak_live),
+	KUNIT_CASE(test_syncs_walked),
 	KUNIT_CASE(test_redundant_sync_for_device),
 	KUNIT_CASE(test_to_device_refill),
 	KUNIT_CASE(test_ignore_rule),
