@@ -34,8 +34,7 @@ setup:
 	@scripts/setup.sh
 
 kernel: setup
-	@scripts/build-kernel.sh
-	@scripts/mkinitramfs.sh
+	@scripts/kernel.sh
 
 run: kernel
 	@tests/demo.sh

@@ -24,6 +24,8 @@ expand() {
 	done <"$REPO/configs/$1"
 }
 
+# Whatever this builds, "make kernel" (scripts/kernel.sh) must look again.
+rm -f "$CACHE/kernel-$CONFIG_NAME.stamp"
 "$REPO/scripts/prepare-tree.sh" "$@"
 
 cfg=$CACHE/config-$CONFIG_NAME

@@ -6,6 +6,7 @@
 # the dmaown tool and guest scripts.
 set -e
 . "$(dirname "$0")/lib.sh"
+rm -f "$CACHE/kernel-$CONFIG_NAME.stamp"	# see scripts/kernel.sh
 
 root=$GUEST/root
 rm -rf "$root"
@@ -43,5 +44,7 @@ copy_prog "$CACHE/tools/dmaown" /usr/bin/dmaown
 [ -d "$GUEST/modroot/lib/modules" ] && cp -a "$GUEST/modroot/lib/modules" "$root/lib/"
 cp "$REPO"/tests/guest/*.sh "$REPO"/tests/guest/*.awk "$root/usr/share/dma-owner/"
 
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$GUEST/base.cpio"
+# Written aside and renamed: a boot already running reads the old one whole.
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$GUEST/base.cpio.new"
+mv "$GUEST/base.cpio.new" "$GUEST/base.cpio"
 say "initramfs: $GUEST/base.cpio ($(du -h "$GUEST/base.cpio" | cut -f1))"
