@@ -227,7 +227,11 @@ void __init dma_owner_unmapped_init(void)
 
 	if (!unmapped_entries)
 		return;
-	sets = roundup_pow_of_two(DIV_ROUND_UP(unmapped_entries, UNMAPPED_WAYS));
+	/*
+	 * Two sets at least: hash_64() of 0 bits shifts a u64 by 64, which
+	 * is undefined (x86 shifts by nothing: an index far outside).
+	 */
+	sets = roundup_pow_of_two(max(DIV_ROUND_UP(unmapped_entries, UNMAPPED_WAYS), 2U));
 	unmapped = kvcalloc(sets, sizeof(*unmapped), GFP_KERNEL | __GFP_NOWARN);
 	if (!unmapped) {
 		/* Track all the same: misses are then unknown-handle. */

@@ -3,9 +3,12 @@
 #   ok - NAME            or            not ok - NAME: WHY
 # and tests/check.sh counts them. Sourced, not run.
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+. "$REPO/tests/jobs.sh"
 VM=$REPO/tests/vm/run-vm.sh
 T=$(mktemp -d "${TMPDIR:-/tmp}/dma-owner-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# A stage run on its own has the machine to itself.
+[ -n "$CHECK_TOKENS" ] || tokens_init "$T/tokens"
 
 ok() { echo "ok - $1"; }
 # only BOOT: is this boot of the stage to run? All are, unless CHECK_ONLY
@@ -20,20 +23,57 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name" "$why"; fi
 }
 # vm OUT [run-vm options] SCRIPT: boot, run; stdout in OUT, stderr in OUT.err;
-# sets $rc.
+# sets $rc. The boot waits for its tokens (tests/jobs.sh: one, two with
+# --smp above 2) and prints a line with its wall and CPU seconds:
+#   # boot STAGE/NAME: wall W s, cpu C s, queued Q s, tokens N, rc R
+# and, when QEMU itself died and the boot was run again, a line that
+# tests/check.sh counts and shows:
+#   # QEMU died, booted again: STAGE/NAME: ...
 # A failed run's output, stderr and kernel log are kept in out/logs/.
 vm() {
-	local out=$1 keep
+	local out=$1 keep cost=1 smp=2 tmo=600 a prev=
 	shift
-	KERNEL_ARGS="$KERNEL_ARGS $VM_KERNEL_ARGS" \
-		"$VM" --log "$out.console" "$@" >"$out" 2>"$out.err"
-	rc=$?
+	for a in "$@"; do
+		case "$prev" in --smp) smp=$a ;; --timeout) tmo=$a ;; esac
+		prev=$a
+	done
+	[ "$smp" -le 2 ] || cost=2
+	timed boot "$(basename "$out" .out)" $cost $((tmo / 3)) to "$out" env \
+		KERNEL_ARGS="$KERNEL_ARGS $VM_KERNEL_ARGS" "$VM" --log "$out.console" "$@"
+	grep -q '^vm: qemu died of signal' "$out.err" &&
+		echo "# QEMU died, booted again: $(basename "$0" .sh)/$(basename "$out" .out):" \
+			"$(grep -m1 '^vm: qemu died' "$out.err")"
 	if [ $rc != 0 ]; then
 		keep=$REPO/out/logs/$(basename "$0" .sh)-$(basename "$out")
 		mkdir -p "$REPO/out/logs"
 		cp "$out" "$keep.out"; cp "$out.err" "$keep.err"; cp "$out.console" "$keep.console"
 		echo "# run exited $rc: kept in ${keep#$REPO/}.{out,err,console}"
 	fi
+}
+
+# to OUT COMMAND...: COMMAND's output in OUT, its stderr in OUT.err.
+to() {
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err"
+}
+
+# timed boot|job NAME COST SECONDS COMMAND...: a boot (or another job, a
+# compile) that holds COST tokens, queued by its estimate (tests/boot-times,
+# else SECONDS); sets $rc and prints
+#   # boot STAGE/NAME: wall W s, cpu C s, queued Q s, tokens N, rc R
+# ("# job" for a job); wall is from the start, after the queue.
+timed() {
+	local what=$1 key times wall user sys
+	shift
+	key=$(basename "$0" .sh)/$1
+	times=$T/times.$BASHPID
+	local TIMEFORMAT='%R %U %S'
+	{ time tokens "$2" "$(estimate "$key" "$3")" "${@:4}"; } 2>"$times"
+	rc=$?
+	read -r wall user sys <"$times"
+	echo "# $what $key: wall $((${wall%.*} - ${TOKENS_WAITED:-0})) s, cpu $(awk -v u="$user" -v s="$sys" \
+		'BEGIN { printf "%d", u + s }') s, queued ${TOKENS_WAITED:-0} s, tokens $2, rc $rc"
 }
 
 # A web server on the host's loopback for guest traffic (the guest dials
@@ -92,15 +132,19 @@ NR_KINDS=$(echo $KINDS | wc -w)
 # The documented findings (FINDINGS.md), one
 # a line: DRIVER KIND FUNCTION [STACK], as the kernel counts a report: the
 # driver of the device that made the DMA call, the kind, the function that
-# made it (a shell pattern). Where that function maps for many drivers
+# made it, exactly. Where that function maps for many drivers
 # (virtio's ring), STACK, an extended regex, must match the map stack of the
 # other mapping the logged report names. Any test with these drivers'
 # traffic may see them; a report no line matches is a tracker bug, or a
 # finding to document.
 FINDINGS="e1000 missing-sync-for-device e1000_clean_rx_irq
-e100 redundant-sync-for-device e100_*
-e100 cpu-write-while-device-owned e100_*
-e100 cpu-read-while-device-owned e100_*
+e100 redundant-sync-for-device e100_rx_alloc_skb
+e100 redundant-sync-for-device e100_poll
+e100 redundant-sync-for-device e100_rx_clean
+e100 redundant-sync-for-device e100_rx_alloc_list
+e100 cpu-write-while-device-owned e100_rx_alloc_skb
+e100 cpu-write-while-device-owned e100_poll
+e100 cpu-read-while-device-owned e100_poll
 virtio-pci cache-line-shared vring_map_one_sg virtnet_send_command_reply|__virtscsi_add_cmd"
 
 # is_finding DRIVER KIND FUNCTION: does a documented finding match? A
@@ -126,12 +170,23 @@ finding_stack() {
 
 # unexpected_reports OUT: the reports OUT counted (lines "count violation
 # DRIVER KIND FUNCTION N" of the guest's counts) that are no documented
-# finding, as DRIVER:KIND:FUNCTION=N, one a line.
+# finding, as DRIVER:KIND:FUNCTION=N, one a line. A finding with a STACK
+# holds only the reports whose call's stack ("count shared_stack N F..."
+# lines) has one of its functions: every one of the N must.
 unexpected_reports() {
-	local drv kind func n
+	local drv kind func n st from
 	tr -d '\r' <"$1" | awk '$1 == "count" && $2 == "violation" { print $3, $4, $5, $6 }' |
 		while read -r drv kind func n; do
-			is_finding "$drv" "$kind" "$func" || echo "$drv:$kind:$func=$n"
+			is_finding "$drv" "$kind" "$func" || { echo "$drv:$kind:$func=$n"; continue; }
+			st=$(finding_stack "$kind" "$func")
+			[ -n "$st" ] || continue
+			from=$(tr -d '\r' <"$1" | awk -v f="$func" -v re=" ($st)( |\$)" '
+				$1 == "count" && $2 == "shared_stack" {
+					s = ""; for (i = 4; i <= NF; i++) s = s " " $i
+					if (index(s " ", " " f " ") && s " " ~ re) n += $3 }
+				END { print n + 0 }')
+			[ "$from" = "$n" ] ||
+				echo "$drv:$kind:$func=$n (only $from of them called from $st)"
 		done
 }
 

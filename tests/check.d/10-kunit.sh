@@ -22,8 +22,8 @@ run_mode() {
 	local mode=$1
 	shift
 	only "$mode" || return 0
-	vm "$T/out" "$@" "$T/kunit.sh"
-	check "kunit[$mode]: guest run clean" "rc=$rc: $(head -3 "$T/out.err")" [ $rc = 0 ]
+	vm "$T/$mode.out" "$@" "$T/kunit.sh"
+	check "kunit[$mode]: guest run clean" "rc=$rc: $(head -3 "$T/$mode.out.err")" [ $rc = 0 ]
 	local n=0 line
 	while read -r line; do
 		n=$((n + 1))
@@ -33,17 +33,18 @@ run_mode() {
 		"ok "*) ok "kunit[$mode]: ${line#ok [0-9]* }" ;;
 		*) not_ok "kunit[$mode]: ${line#not ok [0-9]* }" "failed in the guest" ;;
 		esac
-	done < <(tr -d '\r' <"$T/out" | sed -n 's/^    \(\(not \)\{0,1\}ok [0-9][0-9]* test_.*\)/\1/p')
+	done < <(tr -d '\r' <"$T/$mode.out" | sed -n 's/^    \(\(not \)\{0,1\}ok [0-9][0-9]* test_.*\)/\1/p')
 	# The suite's KTAP plan ("1..N") says how many cases it has.
 	local want
-	want=$(tr -d '\r' <"$T/out" | sed -n 's/^    1\.\.\([0-9]*\)$/\1/p' | head -1)
+	want=$(tr -d '\r' <"$T/$mode.out" | sed -n 's/^    1\.\.\([0-9]*\)$/\1/p' | head -1)
 	check "kunit[$mode]: all ${want:-?} cases of the plan ran" "$n of ${want:-no plan} reported" \
 		[ "${want:-0}" -gt 0 -a "$n" = "${want:-0}" ]
-	check "kunit[$mode]: suite passed" "no 'ok 1 dma_owner'" grep -q "^ok 1 dma_owner" "$T/out"
+	check "kunit[$mode]: suite passed" "no 'ok 1 dma_owner'" grep -q "^ok 1 dma_owner" "$T/$mode.out"
 	check "kunit[$mode]: the user's ignore rules survive the suite" \
-		"$(tr -d '\r' <"$T/out" | grep '^rules after')" \
-		grep -qx 'rules after: leak:user_rule 0' <(tr -d '\r' <"$T/out")
+		"$(tr -d '\r' <"$T/$mode.out" | grep '^rules after')" \
+		grep -qx 'rules after: leak:user_rule 0' <(tr -d '\r' <"$T/$mode.out")
 }
 
-run_mode direct
-KERNEL_ARGS="swiotlb=force" run_mode swiotlb
+unit direct run_mode direct
+unit swiotlb with KERNEL_ARGS=swiotlb=force run_mode swiotlb
+units_wait

@@ -55,7 +55,8 @@ param() { tr -d '\r' <"$T/$1.out" | sed -n "s/^param $2 //p"; }
 # (Not check_contents=1: QEMU's e1000e writes offloaded TCP checksums into
 # the guest's TX buffers, which the content check rightly sees change;
 # Documentation/dma-owner.rst, "What the tracker cannot see".)
-if only limits; then
+params_limits() {
+	only limits || return 0
 	boot limits use_after_unmap_single "dma_owner.hash_entries=1 dma_owner.unmapped_entries=0 dma_owner.log_size=1 dma_owner.ratelimit_ms=0 dma_owner.map_stacks=off dma_owner.report=all dma_owner.cache_line=16"
 	check "limits: a use after unmap, with no unmapped memory, is an unknown handle" \
 		"violation.unknown-handle=$(stat "$T/limits.out" violation.unknown-handle), use-after-unmap=$(stat "$T/limits.out" violation.use-after-unmap)" \
@@ -65,17 +66,31 @@ if only limits; then
 	buckets() { tr -d '\r' <"$T/$1.out" | sed -n 's/^buckets //p'; }
 	check "limits: the values were taken" "unmapped_entries=$(param limits unmapped_entries) log_size=$(param limits log_size) buckets=$(buckets limits) cache_line=$(param limits cache_line)" \
 		[ "$(param limits unmapped_entries)" = 0 -a "$(param limits log_size)" = 1 -a "$(param limits map_stacks)" = 0 -a "$(buckets limits)" = 256 -a "$(param limits cache_line)" = 16 ]
-fi
+}
 
 # Huge: more buckets than memory holds are clamped, a million unmapped records.
-if only huge; then
+params_huge() {
+	only huge || return 0
 	boot huge use_after_unmap_single "dma_owner.hash_entries=99999999999999 dma_owner.unmapped_entries=1048576 dma_owner.log_size=65536 dma_owner.cache_line=0"
 	check "huge: a use after unmap is named" "violation.use-after-unmap=$(stat "$T/huge.out" violation.use-after-unmap)" \
 		[ "$(stat "$T/huge.out" violation.use-after-unmap)" = 1 ]
-fi
+}
+
+# A few unmapped records (1 to 8 once made one set, whose hash shifted a
+# u64 by 64: the first unmap then locked memory outside the table).
+params_few() {
+	only few || return 0
+	boot few use_after_unmap_single "dma_owner.unmapped_entries=5"
+	check "few: a use after unmap is named, with 5 unmapped records" \
+		"violation.use-after-unmap=$(stat "$T/few.out" violation.use-after-unmap)" \
+		[ "$(stat "$T/few.out" violation.use-after-unmap)" = 1 ]
+	check "few: the value was taken" "unmapped_entries=$(param few unmapped_entries)" \
+		[ "$(param few unmapped_entries)" = 5 ]
+}
 
 # Garbage: every value refused, the defaults kept, the tracker on.
-if only garbage; then
+params_garbage() {
+	only garbage || return 0
 	boot garbage missing_sync_single "dma_owner=maybe dma_owner.enabled=2 dma_owner.hash_entries=-1 dma_owner.unmapped_entries=99999999999 dma_owner.log_size=0 dma_owner.report=bogus dma_owner.ratelimit_ms=-5 dma_owner.check_contents=maybe dma_owner.map_stacks=3 dma_owner.check_segments=maybe dma_owner.cache_line=256 dma_owner.ignore=missing-sync-for-device:missing_sync_single,nokind:foo"
 	check "garbage: refused values leave the defaults" \
 		"$(tr -d '\r' <"$T/garbage.out" | grep '^param ' | tr '\n' ' ')" \
@@ -88,10 +103,11 @@ if only garbage; then
 	check "garbage: the tracker still reports a missing sync" \
 		"violation.missing-sync-for-device=$(stat "$T/garbage.out" violation.missing-sync-for-device)" \
 		[ "$(stat "$T/garbage.out" violation.missing-sync-for-device)" = 1 ]
-fi
+}
 
 # dma_owner=off: nothing is tracked until tracking is switched on.
-if only off; then
+params_off() {
+	only off || return 0
 	cat >"$T/off.sh" <<S
 . /usr/share/dma-owner/lib.sh
 modprobe test_dma_owner || exit 13
@@ -111,11 +127,12 @@ S
 	set -- $(sed -n 's/^on //p' "$T/off")
 	check "off: switched on, the tracker sees and reports the misuse" "$*" \
 		[ "$2" = 1 -a "${4:-0}" -ge 1 -a "$6" = 1 ]
-fi
+}
 
 # dma_owner.report=panic: the first report panics, with the kind; a report
 # an ignore rule of the command line matches is only counted.
-if only panic; then
+params_panic() {
+	only panic || return 0
 	cat >"$T/panic.sh" <<S
 . /usr/share/dma-owner/lib.sh
 modprobe test_dma_owner || exit 13
@@ -133,4 +150,12 @@ S
 		"$(tr -d '\r' <"$T/panic.out.console" | grep -m1 '^ignored ')" \
 		grep -qx 'ignored 1 violations 0 rules missing-sync-for-device:missing_sync_single,\*:no_such_function' \
 		<(cat "$T/panic.out" "$T/panic.out.console" 2>/dev/null | tr -d '\r')
-fi
+}
+
+unit limits params_limits
+unit huge params_huge
+unit few params_few
+unit garbage params_garbage
+unit off params_off
+unit panic params_panic
+units_wait

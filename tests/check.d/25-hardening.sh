@@ -77,6 +77,8 @@ traffic remove
 sleep 5
 nvme=\$(basename \$(readlink -f /sys/block/nvme0n1/device/device))
 nic=\$(basename \$(readlink -f /sys/class/net/eth0/device))
+# The devices' own live mappings, by the mappings file's device column.
+echo "live-of-devices-before \$(awk -v a=\$nvme -v b=\$nic '\$1 == a || \$1 == b' \$D/mappings | wc -l)"
 echo 1 >/sys/bus/pci/devices/\$nvme/remove || exit 13
 echo 1 >/sys/bus/pci/devices/\$nic/remove || exit 14
 sleep 3
@@ -85,7 +87,7 @@ kill \$tp
 stop 2>/dev/null
 echo 0 >\$TR/events/dma_owner/enable
 echo "removed \$nvme \$nic present \$(ls /sys/bus/pci/devices | grep -c -e \$nvme -e \$nic)"
-echo "live-after-remove \$(stat live)"
+echo "live-of-devices-after \$(awk -v a=\$nvme -v b=\$nic '\$1 == a || \$1 == b' \$D/mappings | wc -l)"
 
 echo "reported \$(grep -c 'dma_owner_violation:' \$V/trace)"
 grep 'dma_owner_violation:' \$V/trace | head -5
@@ -93,36 +95,6 @@ echo scan >/sys/kernel/debug/kmemleak; sleep 5; echo scan >/sys/kernel/debug/kme
 echo "kmemleak-objects \$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)"
 sed 's/^/leak /' /sys/kernel/debug/kmemleak
 S
-
-KERNEL_ARGS="kmemleak=on" vm "$T/torture.out" --timeout 2400 --smp 4 \
-	--nic e1000e --nvme 64M --files "$T/files" "$T/torture.sh"
-out() { tr -d '\r' <"$T/$1.out" | sed -n "s/^$2 //p"; }
-lacks() { ! grep -qE "$1" "$2"; }
-check "torture: 4 CPUs, controls changed under traffic, devices removed: no splat, no WARN" \
-	"rc=$rc: $(tail -2 "$T/torture.out") $(head -2 "$T/torture.out.err")" [ $rc = 0 ]
-check "torture: the control loop ran" "loops=$(out torture torture-loops)" \
-	[ "$(out torture torture-loops)" = 20 ]
-check "torture: the traffic never failed before the removal" \
-	"$(grep -E '^traffic-failed (torture|counted)' "$T/torture.out" | head -3)" \
-	lacks '^traffic-failed (torture|counted)' "$T/torture.out"
-read -r _ maps _ unmaps _ live <<<"$(out torture counted)"
-check "torture: maps - unmaps = live after a clean start" \
-	"maps=$maps unmaps=$unmaps live=$live" \
-	[ -n "$live" ] && [ "$maps" -gt 1000 ] && [ $((maps - unmaps)) = "$live" ]
-check "torture: both PCI devices were removed" "$(out torture removed)" \
-	[ "$(out torture removed | awk '{print $NF}')" = 0 ]
-check "torture: nothing reported (no violation event in the whole run)" \
-	"reported=$(out torture reported): $(grep -m3 dma_owner_violation: "$T/torture.out")" \
-	[ "$(out torture reported)" = 0 ]
-# The tracker's own functions, from its sources: a leak whose allocation
-# backtrace passes through one of them is the tracker's.
-ours=$(cat "$REPO"/kernel/owner*.c "$REPO"/debugfs-ui/owner_debugfs.c |
-	sed -nE 's/^(static )?[a-z_ ]+[ *]([a-z_0-9]+)\(.*/\2/p' | sort -u | paste -sd'|')
-check "torture: kmemleak ran" "kmemleak-objects=$(out torture kmemleak-objects)" \
-	[ -n "$(out torture kmemleak-objects)" ]
-check "torture: kmemleak finds no leak allocated by the tracker" \
-	"$(grep -E "^leak .*\b($ours)\+0x" "$T/torture.out" | head -3)" \
-	lacks "^leak .*\b($ours)\+0x" "$T/torture.out"
 
 # failslab on the entry caches only (slab_debug=A marks them), at 20% under
 # NIC and disk traffic, then at 50% on the test device alone.
@@ -162,23 +134,71 @@ fetch 2 $url $md5 || exit 17
 echo "nic-incomplete \$(grep -c "^incomplete: \$nic " \$D/stats)"
 cat \$D/stats
 S
-KERNEL_ARGS="slab_debug=A,dma_owner_entry,dma_owner_wide_entry" \
-	vm "$T/faults.out" --timeout 1200 --nic e1000e --nvme 64M \
-	--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \
-	--files "$T/files" "$T/faults.sh"
-check "faults: traffic verified under failslab, no splat" \
-	"rc=$rc: $(tail -2 "$T/faults.out") $(head -2 "$T/faults.out.err")" [ $rc = 0 ]
-check "faults: failed entry allocations counted as untracked" \
-	"untracked-traffic=$(out faults untracked-traffic) untracked-tdev=$(out faults untracked-tdev)" \
-	[ "$(out faults untracked-traffic)" -gt 0 ] && [ "$(out faults untracked-tdev)" -gt 0 ]
-check "faults: nothing reported while allocations failed" \
-	"violations=$(out faults violations-before)" [ "$(out faults violations-before)" = 0 ]
-check "faults: the test device, its untracked mappings unmapped, is complete" \
-	"$(grep '^during\|^incomplete' "$T/faults.out" | tr '\n' ' ')" \
-	[ "$(out faults tdev-incomplete)" = 0 ]
-check "faults: ... and an unknown handle on it is reported again, without a rebind" \
-	"unknown-handle=$(out faults unknown-handle)" [ "$(out faults unknown-handle)" = 1 ]
-check "faults: a rebind makes the NIC complete" "nic-incomplete=$(out faults nic-incomplete)" \
-	[ "$(out faults nic-incomplete)" = 0 ]
-check "faults: nothing else reported" "violations=$(stat "$T/faults.out" violations)" \
-	[ "$(stat "$T/faults.out" violations)" = 1 ]
+out() { tr -d '\r' <"$T/$1.out" | sed -n "s/^$2 //p"; }
+lacks() { ! grep -qE "$1" "$2"; }
+
+torture() {
+	only torture || return 0
+	KERNEL_ARGS="kmemleak=on" vm "$T/torture.out" --timeout 2400 --smp 4 \
+		--nic e1000e --nvme 64M --files "$T/files" "$T/torture.sh"
+	check "torture: 4 CPUs, controls changed under traffic, devices removed: no splat, no WARN" \
+		"rc=$rc: $(tail -2 "$T/torture.out") $(head -2 "$T/torture.out.err")" [ $rc = 0 ]
+	check "torture: the control loop ran" "loops=$(out torture torture-loops)" \
+		[ "$(out torture torture-loops)" = 20 ]
+	check "torture: the traffic never failed before the removal" \
+		"$(grep -E '^traffic-failed (torture|counted)' "$T/torture.out" | head -3)" \
+		lacks '^traffic-failed (torture|counted)' "$T/torture.out"
+	read -r _ maps _ unmaps _ live <<<"$(out torture counted)"
+	# (each condition inside the check: after it, "&&" would test nothing)
+	check "torture: maps - unmaps = live after a clean start" \
+		"maps=$maps unmaps=$unmaps live=$live" \
+		sh -c "[ -n '$live' ] && [ '${maps:-0}' -gt 1000 ] && [ $((${maps:-0} - ${unmaps:-0})) = '$live' ]"
+	check "torture: both PCI devices were removed" "$(out torture removed)" \
+		[ "$(out torture removed | awk '{print $NF}')" = 0 ]
+	check "torture: the devices had live mappings before their removal" \
+		"live-of-devices-before=$(out torture live-of-devices-before)" \
+		[ "$(out torture live-of-devices-before)" -gt 0 ]
+	check "torture: ... and none after it" \
+		"live-of-devices-after=$(out torture live-of-devices-after)" \
+		[ "$(out torture live-of-devices-after)" = 0 ]
+	check "torture: nothing reported (no violation event in the whole run)" \
+		"reported=$(out torture reported): $(grep -m3 dma_owner_violation: "$T/torture.out")" \
+		[ "$(out torture reported)" = 0 ]
+	# The tracker's own functions, from its sources: a leak whose allocation
+	# backtrace passes through one of them is the tracker's.
+	ours=$(cat "$REPO"/kernel/owner*.c "$REPO"/debugfs-ui/owner_debugfs.c |
+		sed -nE 's/^(static )?[a-z_ ]+[ *]([a-z_0-9]+)\(.*/\2/p' | sort -u | paste -sd'|')
+	check "torture: kmemleak ran" "kmemleak-objects=$(out torture kmemleak-objects)" \
+		[ -n "$(out torture kmemleak-objects)" ]
+	check "torture: kmemleak finds no leak allocated by the tracker" \
+		"$(grep -E "^leak .*\b($ours)\+0x" "$T/torture.out" | head -3)" \
+		lacks "^leak .*\b($ours)\+0x" "$T/torture.out"
+}
+
+faults() {
+	only faults || return 0
+	KERNEL_ARGS="slab_debug=A,dma_owner_entry,dma_owner_wide_entry" \
+		vm "$T/faults.out" --timeout 1200 --nic e1000e --nvme 64M \
+		--allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" \
+		--files "$T/files" "$T/faults.sh"
+	check "faults: traffic verified under failslab, no splat" \
+		"rc=$rc: $(tail -2 "$T/faults.out") $(head -2 "$T/faults.out.err")" [ $rc = 0 ]
+	check "faults: failed entry allocations counted as untracked" \
+		"untracked-traffic=$(out faults untracked-traffic) untracked-tdev=$(out faults untracked-tdev)" \
+		sh -c "[ '$(out faults untracked-traffic)' -gt 0 ] && [ '$(out faults untracked-tdev)' -gt 0 ]"
+	check "faults: nothing reported while allocations failed" \
+		"violations=$(out faults violations-before)" [ "$(out faults violations-before)" = 0 ]
+	check "faults: the test device, its untracked mappings unmapped, is complete" \
+		"$(grep '^during\|^incomplete' "$T/faults.out" | tr '\n' ' ')" \
+		[ "$(out faults tdev-incomplete)" = 0 ]
+	check "faults: ... and an unknown handle on it is reported again, without a rebind" \
+		"unknown-handle=$(out faults unknown-handle)" [ "$(out faults unknown-handle)" = 1 ]
+	check "faults: a rebind makes the NIC complete" "nic-incomplete=$(out faults nic-incomplete)" \
+		[ "$(out faults nic-incomplete)" = 0 ]
+	check "faults: nothing else reported" "violations=$(stat "$T/faults.out" violations)" \
+		[ "$(stat "$T/faults.out" violations)" = 1 ]
+}
+
+unit torture torture
+unit faults faults
+units_wait

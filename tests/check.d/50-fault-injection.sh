@@ -32,6 +32,7 @@ allow="$REPORT_WARN|$DMA_DEBUG_WARN|$SWIOTLB_WARN"
 random_mode() {
 	local mode=$1 k inj det total=0
 	shift
+	only "$mode" || return 0
 	QEMU_ARGS="-device edu" vm "$T/$mode.out" --allow-warn "$allow" "$@" "$T/random.sh"
 	check "random[$mode]: guest run clean" "rc=$rc: $(head -3 "$T/$mode.out.err")" [ $rc = 0 ]
 	local summary=
@@ -52,9 +53,6 @@ random_mode() {
 	check "random[$mode]: no other violation" "violations $(stat "$T/$mode.out" violations), injected $total" \
 		[ "$(stat "$T/$mode.out" violations)" = "$total" ]
 }
-random_mode direct
-KERNEL_ARGS=swiotlb=force random_mode swiotlb
-random_mode iommu --iommu
 
 # fail_dma_map under nvme: with task-filter, only maps issued by the
 # marked dd (O_DIRECT, so nvme maps in dd's context) fail; nvme must turn
@@ -76,16 +74,25 @@ disk_rw /dev/nvme0n1 4 || exit 13
 report_sites
 cat /sys/kernel/debug/dma-owner/stats
 S
-vm "$T/fail.out" --allow-warn "$REPORT_WARN" --nvme 64M "$T/fail.sh"
-check "fail_dma_map: nvme I/O verified despite failed maps, no splat" \
-	"rc=$rc: $(tail -2 "$T/fail.out") $(head -2 "$T/fail.out.err")" [ $rc = 0 ]
-n=$(tr -d '\r' <"$T/fail.out" | sed -n 's/^injected //p')
-echo "# fail_dma_map: $n nvme map failures injected"
-check "fail_dma_map: map failures were injected" "injected ${n:-none}" [ "${n:-0}" -gt 10 ]
-check "fail_dma_map: the tracker stays silent about failed maps" \
-	"violations=$(stat "$T/fail.out" violations), untracked=$(stat "$T/fail.out" untracked)" \
-	[ "$(stat "$T/fail.out" violations)" = 0 ]
-echo "# fail_dma_map: maps $(stat "$T/fail.out" maps), untracked $(stat "$T/fail.out" untracked)"
-check "fail_dma_map: the tracker saw the I/O around the failures, and counted no failed map" \
-	"maps=$(stat "$T/fail.out" maps), untracked=$(stat "$T/fail.out" untracked)" \
-	[ "$(stat "$T/fail.out" maps)" -gt 100 -a "$(stat "$T/fail.out" untracked)" = 0 ]
+fail_dma_map() {
+	only fail_dma_map || return 0
+	vm "$T/fail.out" --allow-warn "$REPORT_WARN" --nvme 64M "$T/fail.sh"
+	check "fail_dma_map: nvme I/O verified despite failed maps, no splat" \
+		"rc=$rc: $(tail -2 "$T/fail.out") $(head -2 "$T/fail.out.err")" [ $rc = 0 ]
+	n=$(tr -d '\r' <"$T/fail.out" | sed -n 's/^injected //p')
+	echo "# fail_dma_map: $n nvme map failures injected"
+	check "fail_dma_map: map failures were injected" "injected ${n:-none}" [ "${n:-0}" -gt 10 ]
+	check "fail_dma_map: the tracker stays silent about failed maps" \
+		"violations=$(stat "$T/fail.out" violations), untracked=$(stat "$T/fail.out" untracked)" \
+		[ "$(stat "$T/fail.out" violations)" = 0 ]
+	echo "# fail_dma_map: maps $(stat "$T/fail.out" maps), untracked $(stat "$T/fail.out" untracked)"
+	check "fail_dma_map: the tracker saw the I/O around the failures, and counted no failed map" \
+		"maps=$(stat "$T/fail.out" maps), untracked=$(stat "$T/fail.out" untracked)" \
+		[ "$(stat "$T/fail.out" maps)" -gt 100 -a "$(stat "$T/fail.out" untracked)" = 0 ]
+}
+
+unit direct random_mode direct
+unit swiotlb with KERNEL_ARGS=swiotlb=force random_mode swiotlb
+unit iommu random_mode iommu --iommu
+unit fail_dma_map fail_dma_map
+units_wait

@@ -26,8 +26,10 @@ nic_of() {
 	return 1
 }
 
-# disk_of DRIVER: the disk whose adapter DRIVER drives (the nearest bound
-# device above the disk: the PCI HBA, the USB interface, the virtio device).
+# disk_of DRIVER [PCI_DRIVER]: the disk whose adapter DRIVER drives (the
+# nearest bound device above the disk: the PCI HBA, the USB interface, the
+# virtio device) and, if given, whose PCI device PCI_DRIVER drives (two USB
+# disks, one behind xhci and one behind ehci, are told apart so).
 disk_of() {
 	for b in /sys/block/*; do
 		d=$(readlink -f "$b/device") || continue
@@ -35,13 +37,15 @@ disk_of() {
 		while [ "${#d}" -gt 12 ]; do
 			if [ -e "$d/driver" ]; then
 				[ "$(basename "$(readlink "$d/driver")")" = "$1" ] &&
+					{ [ -z "$2" ] || [ "$(basename "$(readlink \
+						"/sys/bus/pci/devices/$(pci_of "$b/device")/driver")")" = "$2" ]; } &&
 					{ echo "/dev/${b##*/}"; return 0; }
 				break
 			fi
 			d=${d%/*}
 		done
 	done
-	echo "no disk behind $1" >&2
+	echo "no disk behind $1${2:+ on $2}" >&2
 	return 1
 }
 
@@ -142,33 +146,56 @@ report_sites() {
 		/sys/kernel/debug/dma-owner/violations | sort -u
 }
 
-# counts_start [driver|device]: count the tracker's events per driver
-# (default) or per device, in the kernel: a hist trigger on each event,
-# keyed by the device that made the call or its driver; violations always
-# by driver, kind and the function that made the call (the device's name
-# and the kind, two dynamic strings, would make too long a key).
+# counts_start [driver|device] [nosync]: count the tracker's events per
+# driver (default) or per device, in the kernel: a hist trigger on each
+# event, keyed by the device that made the call or its driver; violations
+# always by driver, kind and the function that made the call (the device's
+# name and the kind, two dynamic strings, would make too long a key).
+# With nosync, no trigger on the two sync events: a traced sync takes the
+# tracker's full walk, so a run that judges the common path must leave
+# them off (the map, unmap and violation events are made on the same path
+# whether traced or not). The stats file's counters at the start are kept,
+# for counts to compare.
 EVENTS="map unmap sync_for_cpu sync_for_device violation"
 counts_start() {
+	events=$EVENTS
+	[ "$2" = nosync ] && events="map unmap violation"
+	echo "$events" >/tmp/counts.events
 	# reports made before, at boot, are in the counters but not the counts
-	sed -n 's/^violations: //p' /sys/kernel/debug/dma-owner/stats >/tmp/violations.before
-	for e in $EVENTS; do
+	cp $D/stats /tmp/stats.before
+	for e in $events; do
 		keys=${1:-driver}
 		[ $e = violation ] && keys=driver,kind,caller.sym
 		echo "hist:keys=$keys" \
 			>/sys/kernel/tracing/events/dma_owner/dma_owner_$e/trigger || return 1
 	done
+	# A cache line shared is judged by who made the call (a finding's
+	# mapping is made through code many drivers share): its reports also
+	# by the stack of the call.
+	echo 'hist:keys=common_stacktrace if kind == "cache-line-shared"' \
+		>/sys/kernel/tracing/events/dma_owner/dma_owner_violation/trigger || return 1
 }
 
-# The counts so far, one "count EVENT KEY N" line each, and for violations
-# one "count violation DRIVER KIND FUNCTION N" line each.
+# The counts so far: "count_base KEY N" for each counter of the stats file
+# at counts_start; one "count EVENT KEY N" line per key of each event
+# counted, and for violations one "count violation DRIVER KIND FUNCTION N"
+# line each, and "count shared_stack N F1 F2 ..." for the cache-line-shared
+# ones by the functions of their stack; "count_dropped EVENT N" for the
+# entries a full hist table could not count (any makes the counts
+# incomplete).
 counts() {
-	echo "count_base violations $(cat /tmp/violations.before 2>/dev/null || echo 0)"
-	for e in $EVENTS; do
+	sed -n 's/^\([a-z_.-]*\): \([0-9]*\)$/count_base \1 \2/p' /tmp/stats.before
+	for e in $(cat /tmp/counts.events); do
+		h=/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
+		sed -n "s/^ *Dropped: *\([0-9]*\)/count_dropped $e \1/p" $h
 		[ $e = violation ] && continue
-		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *} hitcount: *\([0-9]*\)\$/count $e \1 \2/p" \
-			/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
+		sed -n "s/^{ [a-z]*: *\([^ ,]*\) *} hitcount: *\([0-9]*\)\$/count $e \1 \2/p" $h
 	done
 	# { driver: e1000, kind: missing-sync-for-device, caller: [ffffffff81a0b0c0] e1000_clean_rx_irq } hitcount: 5
 	sed -n 's/^{ driver: *\([^ ,]*\) *, kind: *\([^ ,]*\) *, caller: *\[[0-9a-f]*\] *\([^ ]*\) *} hitcount: *\([0-9]*\)$/count violation \1 \2 \3 \4/p' \
+		/sys/kernel/tracing/events/dma_owner/dma_owner_violation/hist
+	awk '/^{ common_stacktrace:/ { s = ""; st = 1; next }
+	     st && /^} hitcount:/ { print "count shared_stack " $3 s; st = 0; next }
+	     st { f = $1; sub(/\+0x.*/, "", f); s = s " " f }' \
 		/sys/kernel/tracing/events/dma_owner/dma_owner_violation/hist
 }
