@@ -197,6 +197,7 @@ static int stats_show(struct seq_file *m, void *v)
 	for (op = 0; op < DMA_OWNER_NR_OPS; op++)
 		seq_printf(m, "%s: %lu\n", dma_owner_op_counter_names[op], ops.n[op]);
 	seq_printf(m, "syncs_walked: %lu\n", ops.syncs_walked);
+	seq_printf(m, "unmaps_walked: %lu\n", ops.unmaps_walked);
 	seq_printf(m, "live: %ld\n", atomic_long_read(&s->live));
 	seq_printf(m, "peak_live: %ld\n", atomic_long_read(&s->peak_live));
 	seq_printf(m, "untracked: %ld\n", atomic_long_read(&s->untracked));

@@ -879,6 +879,9 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 	unsigned int try;
 	bool untracked;
 
+	/* As the unmaps counter: coherent frees are not unmaps. */
+	if (c->api != DMA_OWNER_API_COHERENT)
+		this_cpu_inc(dma_owner_op_counters.unmaps_walked);
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = dma_owner_may_mean_untracked(c->dev, c->addr);
 	/* Do not drop an unmap while a mapping it may mean is there. */

@@ -288,6 +288,7 @@ struct dma_owner_op_counts {
 	 * path, which counts nothing of its own so that it stays as cheap.
 	 */
 	unsigned long syncs_walked;
+	unsigned long unmaps_walked;	/* the same, of unmaps (unmap_walk()) */
 };
 
 /* The other counters; see the stats file in owner_debugfs.c. */

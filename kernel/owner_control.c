@@ -25,7 +25,6 @@ EXPORT_SYMBOL(dma_owner_key);
 struct dma_owner_stats dma_owner_stats;
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_stats);
 DEFINE_PER_CPU(struct dma_owner_op_counts, dma_owner_op_counters);
-EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_counters);
 
 static DEFINE_MUTEX(enable_mutex);	/* serialises on/off switches */
 static bool tracking_on;		/* the state dma_owner_key follows */
@@ -191,6 +190,7 @@ void dma_owner_op_counts(struct dma_owner_op_counts *sum)
 		for (op = 0; op < DMA_OWNER_NR_OPS; op++)
 			sum->n[op] += READ_ONCE(c->n[op]);
 		sum->syncs_walked += READ_ONCE(c->syncs_walked);
+		sum->unmaps_walked += READ_ONCE(c->unmaps_walked);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_op_counts);
