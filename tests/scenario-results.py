@@ -55,6 +55,8 @@ def result(name, expect, sec):
     tline = re.sub(r'.*dma_owner_violation: *', '', trace[0]) if trace else ''
     tfields = tline.split()
     ex = re.escape(expect)
+    fn = first('dma-owner: ' + ex + r' in ([a-z_0-9]*)\+', dmesg) or ''
+    handle_in_trace = first(r'handle=(0x[0-9a-f]*)', [tline])
     return ' '.join([
         'R', f'name={name}', f'expect={expect}', f'dev={dev}',
         f'handle={dec(handle)}',
@@ -65,15 +67,15 @@ def result(name, expect, sec):
         f"logdev={first(r'^device ([^ ]*) driver ', log) or '-'}",
         f'loghandle={dec(loghandle)}',
         f"dmesgkind={count('dma-owner: ' + ex + ' in ', dmesg)}",
-        f"dmesgall={count(r'dma-owner: [a-z-]* in ', dmesg)}",
+        f"dmesgall={count('dma-owner: [a-z-]* in ', dmesg)}",
         f"dmesgdev={count('dma-owner: device ' + re.escape(dev) + ' driver', dmesg)}",
         f'tracen={len(trace)}',
         f"tracekind={tfields[0] if tfields else '-'}",
         f"tracedev={tfields[2] if len(tfields) > 2 else '-'}",
-        f"tracehandle={dec(first(r'handle=(0x[0-9a-f]*)', [tline]))}",
+        f'tracehandle={dec(handle_in_trace)}',
         f"dmadebug_maperr={count('failed to check map error', dmesg)}",
         f"records={records.replace(' ', ':')}",
-        f"dmesgfn={first('dma-owner: ' + ex + r' in ([a-z_0-9]*)\+', dmesg) or ''}",
+        f'dmesgfn={fn}',
         f"syncs={int(stats.get('syncs_for_cpu', 0)) + int(stats.get('syncs_for_device', 0))}",
         f"walked={stats.get('syncs_walked', '')}",
     ])

@@ -36,10 +36,11 @@ hang() {
 	check "a hung guest is named" "message: $(head -1 "$T/hang.out.err")" grep -q "FAIL: guest timed out after 40s" "$T/hang.out.err"
 }
 
-# A stand-in for QEMU that, the first time, writes LINE to the console log
-# and dies of SIGNAL; after that it is QEMU.
+# fake_qemu NAME SIGNAL LINE: a stand-in for QEMU that, the first time,
+# writes LINE to the console log and dies of SIGNAL; after that it is QEMU.
 fake_qemu() {
 	local f=$T/fake-$1
+	shift
 	cat >"$f" <<F
 #!/bin/bash
 if [ ! -e "$f.ran" ]; then
@@ -57,18 +58,18 @@ F
 # an abort is not retried.
 retry() {
 	local q
-	q=$(fake_qemu SEGV "[    0.5] booting")
+	q=$(fake_qemu segv SEGV "[    0.5] booting")
 	timed boot retry-segv 1 60 to "$T/segv.out" env QEMU_SYSTEM="$q" "$VM" "$T/exit3.sh"
 	check "QEMU dead of SIGSEGV: booted again, the script's status comes back" \
 		"rc=$rc, want 3: $(tail -3 "$T/segv.out.err")" [ $rc = 3 ]
 	check "QEMU dead of SIGSEGV: the retry is said" "$(head -2 "$T/segv.out.err")" \
 		grep -q '^vm: qemu died of signal 11 (the host' "$T/segv.out.err"
-	q=$(fake_qemu SEGV "[    0.5] WARNING: CPU: 0 PID: 1 at lib/fake.c:1 fake_warn+0x0/0x10")
+	q=$(fake_qemu segv-warn SEGV "[    0.5] WARNING: CPU: 0 PID: 1 at lib/fake.c:1 fake_warn+0x0/0x10")
 	timed boot retry-segv-warn 1 60 to "$T/segvw.out" env QEMU_SYSTEM="$q" "$VM" "$T/exit3.sh"
 	check "QEMU dead of SIGSEGV: a WARN of the first boot still fails the run" \
 		"rc=$rc, want 125: $(grep FAIL "$T/segvw.out.err")" \
 		sh -c "[ $rc = 125 ] && grep -q 'FAIL: unexpected WARN in the guest: WARNING: .*fake_warn' '$T/segvw.out.err'"
-	q=$(fake_qemu ABRT "[    0.5] booting")
+	q=$(fake_qemu abrt ABRT "[    0.5] booting")
 	timed boot retry-abrt 1 60 to "$T/abrt.out" env QEMU_SYSTEM="$q" "$VM" "$T/exit3.sh"
 	check "QEMU dead of SIGABRT (what a guest can trigger): not booted again, the run fails" \
 		"rc=$rc, want 126: $(tail -3 "$T/abrt.out.err")" \

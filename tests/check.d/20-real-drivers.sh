@@ -39,41 +39,51 @@ mode_setup() {
 }
 
 # judge_mode NAME OUT: the boot ran in its mode, and its counts are whole.
-# Default: the common path judged the syncs (stats: syncs_for_cpu +
-# syncs_for_device - syncs_walked, since counts_start). Poison: the sync
-# events were counted, every sync of the run among them.
+# Default: the common paths judged the calls (stats, since counts_start:
+# syncs_for_cpu + syncs_for_device - syncs_walked, unmaps - unmaps_walked).
+# Poison: the sync events were counted, every sync of the run among them.
 judge_mode() {
-	local name=$1 out=$2 syncs walked fast hist dropped
+	local name=$1 out=$2 syncs walked fast hist dropped reports counted unmaps uwalked
 	check "$name: the run was in $MODE mode (dma_owner.poison=$WANT_POISON)" \
 		"$(grep -m1 '^poison' "$out")" grep -q "^poison $WANT_POISON" "$out"
 	base() { tr -d '\r' <"$out" | awk -v k="$1" '$1 == "count_base" && $2 == k { print $3 }'; }
-	syncs=$(( $(stat "$out" syncs_for_cpu) + $(stat "$out" syncs_for_device) -
-		$(base syncs_for_cpu) - $(base syncs_for_device) ))
-	walked=$(( $(stat "$out" syncs_walked) - $(base syncs_walked) ))
+	delta() { echo $(( $(stat "$out" "$1") - $(base "$1") )); }
+	syncs=$(( $(delta syncs_for_cpu) + $(delta syncs_for_device) ))
+	walked=$(delta syncs_walked)
 	fast=$((syncs - walked))
+	unmaps=$(delta unmaps)
+	uwalked=$(delta unmaps_walked)
 	dropped=$(tr -d '\r' <"$out" | awk '$1 == "count_dropped" { n += $3 } END { print n + 0 }')
 	check "$name: the kernel's counts are whole (no hist entry dropped)" \
 		"dropped=$dropped: $(grep count_dropped "$out" | tr '\n' ' ')" \
 		sh -c "[ '$dropped' = 0 ] && grep -q '^count_dropped map ' '$out'"
+	# The reports the run made (stats) are all in the counts that judge
+	# them: a hist trigger lost, or a count line not read, passes nothing.
+	reports=$(delta violations)
+	counted=$(tr -d '\r' <"$out" | awk '$1 == "count" && $2 == "violation" { n += $6 } END { print n + 0 }')
+	check "$name: every report of the run is in the counts" \
+		"violations=$reports counted=$counted" [ "$reports" = "$counted" ]
 	if [ "$MODE" = default ]; then
-		echo "# $name: default mode: $syncs syncs, $fast on the common path, $walked walked"
-		check "$name: default mode: syncs taken, most of them on the common path" \
-			"syncs=$syncs walked=$walked" sh -c "[ $syncs -ge 100 ] && [ $((fast * 2)) -ge $syncs ]"
+		# A call that draws a report takes the walk (e100's finding:
+		# nearly every sync it makes for the device): most of the others
+		# must have taken the common path. Not every driver syncs.
+		echo "# $name: default mode: $syncs syncs, $fast on the common path;" \
+			"$unmaps unmaps, $((unmaps - uwalked)) on the common path; $reports reports"
+		check "$name: default mode: most unmaps, and most syncs that broke no rule, on the common path" \
+			"syncs=$syncs walked=$walked unmaps=$unmaps walked=$uwalked reports=$reports" \
+			sh -c "[ $unmaps -ge 1000 ] && [ $(((unmaps - uwalked) * 2)) -ge $unmaps ] &&
+				[ $((fast * 2)) -ge $((syncs - reports)) ]"
 		check "$name: default mode: no sync event counted (none traced)" \
 			"$(grep -m2 '^count sync_' "$out")" sh -c "! grep -q '^count sync_' '$out'"
 	else
 		hist=$(tr -d '\r' <"$out" | awk '$1 == "count" && ($2 == "sync_for_cpu" ||
 			$2 == "sync_for_device") { n += $4 } END { print n + 0 }')
 		echo "# $name: poison mode: $syncs syncs, $hist counted by device, $walked walked"
-		check "$name: poison mode: the syncs were counted by device, all walked" \
+		check "$name: poison mode: every sync counted by device, and walked" \
 			"syncs=$syncs counted=$hist walked=$walked" \
-			sh -c "[ $hist -gt 0 ] && [ $hist -le $syncs ] && [ $walked -ge $syncs ]"
+			sh -c "[ $hist = $syncs ] && [ $walked -ge $syncs ]"
 	fi
 }
-
-mkdir "$T/www"
-echo small >"$T/www/small"
-serve_blob 8M
 
 scenario() {
 	local name=$1 disk=$2
@@ -317,24 +327,29 @@ S
 }
 
 # Every driver in both modes (MODE), longest boots first: the fleets, the
-# one-NIC boots, the fixes, the toggle. The fleets: the first two in the
-# default mode on dma-direct and behind intel-iommu, then again with poison
-# on swiotlb=force and behind intel-iommu.
-fleet1="e100 pcnet32 vmxnet3" fleet1_disks="sym53c8xx megaraid_sas vmw_pvscsi sdhci-pci"
-fleet1_devices="--nic i82559er --nic pcnet --nic vmxnet3 --scsi lsi53c895a:64M --scsi megasas:64M
-	--scsi pvscsi:64M --sd 64M"
-fleet2="8139cp e1000" fleet2_disks="virtio_scsi:virtio-pci usb-storage:xhci_hcd usb-storage:ehci-pci"
-fleet2_devices="--iommu --nic rtl8139 --nic e1000 --scsi virtio-scsi-pci:64M --usb-storage 64M
-	--usb-storage usb-ehci:64M"
+# one-NIC boots, the fixes, the toggle. The fleets: the first in the
+# default mode on dma-direct and with poison on swiotlb=force, the second
+# in both behind intel-iommu. e100 is in both (its reports are the most
+# of any driver): with poison on swiotlb=force, the serial console's
+# printing of its reports starves its receive path until a fetch stalls
+# (FINDINGS.md, e100), so its poison run is behind the IOMMU, as its default runs
+# are on both.
+nics1="pcnet32 vmxnet3" disks1="sym53c8xx megaraid_sas vmw_pvscsi sdhci-pci"
+devices1="--nic pcnet --nic vmxnet3 --scsi lsi53c895a:64M --scsi megasas:64M --scsi pvscsi:64M
+	--sd 64M"
+nics2="8139cp e1000 e100" disks2="virtio_scsi:virtio-pci usb-storage:xhci_hcd usb-storage:ehci-pci"
+devices2="--iommu --nic rtl8139 --nic e1000 --nic i82559er --scsi virtio-scsi-pci:64M
+	--usb-storage 64M --usb-storage usb-ehci:64M"
 # shellcheck disable=SC2086	# the device options are words
 {
-unit nics+hbas+sd with MODE=default fleet nics+hbas+sd "$fleet1" "$fleet1_disks" $fleet1_devices
+unit nics+hbas+sd with MODE=default \
+	fleet nics+hbas+sd "e100 $nics1" "$disks1" --nic i82559er $devices1
 unit nics+hbas+usb+iommu with MODE=default \
-	fleet nics+hbas+usb+iommu "$fleet2" "$fleet2_disks" $fleet2_devices
+	fleet nics+hbas+usb+iommu "$nics2" "$disks2" $devices2
 unit nics+hbas+sd+swiotlb+poison with MODE=poison KERNEL_ARGS=swiotlb=force \
-	fleet nics+hbas+sd+swiotlb+poison "$fleet1" "$fleet1_disks" $fleet1_devices
+	fleet nics+hbas+sd+swiotlb+poison "$nics1" "$disks1" $devices1
 unit nics+hbas+usb+iommu+poison with MODE=poison \
-	fleet nics+hbas+usb+iommu+poison "$fleet2" "$fleet2_disks" $fleet2_devices
+	fleet nics+hbas+usb+iommu+poison "$nics2" "$disks2" $devices2
 }
 unit e1000+nvme with MODE=default scenario e1000+nvme /dev/nvme0n1 --nic e1000 --nvme 64M
 unit e1000e+ahci with MODE=default scenario e1000e+ahci /dev/sda --nic e1000e --ahci 64M

@@ -172,8 +172,9 @@ counts_start() {
 	# A cache line shared is judged by who made the call (a finding's
 	# mapping is made through code many drivers share): its reports also
 	# by the stack of the call.
+	# (">>": a write that truncates the file removes the event's triggers)
 	echo 'hist:keys=common_stacktrace if kind == "cache-line-shared"' \
-		>/sys/kernel/tracing/events/dma_owner/dma_owner_violation/trigger || return 1
+		>>/sys/kernel/tracing/events/dma_owner/dma_owner_violation/trigger || return 1
 }
 
 # The counts so far: "count_base KEY N" for each counter of the stats file
@@ -194,8 +195,8 @@ counts() {
 	# { driver: e1000, kind: missing-sync-for-device, caller: [ffffffff81a0b0c0] e1000_clean_rx_irq } hitcount: 5
 	sed -n 's/^{ driver: *\([^ ,]*\) *, kind: *\([^ ,]*\) *, caller: *\[[0-9a-f]*\] *\([^ ]*\) *} hitcount: *\([0-9]*\)$/count violation \1 \2 \3 \4/p' \
 		/sys/kernel/tracing/events/dma_owner/dma_owner_violation/hist
-	awk '/^{ common_stacktrace:/ { s = ""; st = 1; next }
-	     st && /^} hitcount:/ { print "count shared_stack " $3 s; st = 0; next }
+	awk 'index($0, "{ common_stacktrace:") == 1 { s = ""; st = 1; next }
+	     st && index($0, "} hitcount:") == 1 { print "count shared_stack " $3 s; st = 0; next }
 	     st { f = $1; sub(/\+0x.*/, "", f); s = s " " f }' \
 		/sys/kernel/tracing/events/dma_owner/dma_owner_violation/hist
 }

@@ -40,7 +40,9 @@ environment: QEMU_ARGS (extra QEMU options), KERNEL_ARGS (extra kernel
 command line), ACCEL=tcg|kvm|icount (default: kvm only if a probe boot
 works; icount: TCG in which guest time counts instructions, 1 ns each, so
 that a guest-side timer measures work, not the host's load),
-QEMU_SYSTEM (the emulator, default qemu-system-x86_64).
+QEMU_SYSTEM (the emulator, default qemu-system-x86_64), TCG_THREAD=multi|single
+(under TCG, a host thread per vCPU, the default, or one for all: make check
+runs its one-core boots side by side with single, see tests/lib-test.sh).
 
 QEMU itself dying of SIGSEGV or SIGBUS (a host emulator crash) boots the
 guest once more, says so on stderr ("vm: qemu died of signal N"), and
@@ -159,7 +161,7 @@ fi
 # (start_kernel -> identify_cpu), before any of our code runs.
 case "$accel" in
 kvm) qargs+=(-accel kvm -cpu host) ;;
-tcg) qargs+=(-accel tcg,thread=multi -cpu max,la57=off) ;;
+tcg) qargs+=(-accel tcg,thread=${TCG_THREAD:-multi} -cpu max,la57=off) ;;
 # One host thread runs every vCPU, and an idle guest skips ahead.
 icount) qargs+=(-accel tcg,thread=single -icount shift=0,sleep=off -cpu max,la57=off) ;;
 *) die "ACCEL=$accel: want tcg, kvm or icount" ;;
