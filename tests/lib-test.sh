@@ -97,7 +97,8 @@ print(s.server_address[1], flush=True)
 s.serve_forever()' "$1" >"$T/http.port" 2>"$T/http.log" &
 	HTTP_PID=$!
 	trap 'kill $HTTP_PID 2>/dev/null; rm -rf "$T"' EXIT
-	for _ in $(seq 100); do
+	# Up to a minute: the stages start at once on a loaded machine.
+	for _ in $(seq 600); do
 		HTTP_PORT=$(head -1 "$T/http.port")
 		[ -n "$HTTP_PORT" ] && return
 		sleep 0.1

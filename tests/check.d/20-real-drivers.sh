@@ -85,6 +85,10 @@ judge_mode() {
 	fi
 }
 
+mkdir "$T/www"
+echo small >"$T/www/small"
+serve_blob 8M
+
 scenario() {
 	local name=$1 disk=$2
 	shift 2
