@@ -154,6 +154,8 @@ e100 redundant-sync-for-device e100_rx_alloc_list
 e100 cpu-write-while-device-owned e100_rx_alloc_skb
 e100 cpu-write-while-device-owned e100_poll
 e100 cpu-read-while-device-owned e100_poll
+e100 cpu-read-while-device-owned e100_rx_alloc_list
+e100 cpu-write-while-device-owned e100_rx_alloc_list
 virtio-pci cache-line-shared vring_map_one_sg virtnet_send_command_reply|__virtscsi_add_cmd"
 
 # is_finding DRIVER KIND FUNCTION: does a documented finding match? A
