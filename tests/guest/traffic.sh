@@ -186,6 +186,9 @@ counts_start() {
 # incomplete).
 counts() {
 	sed -n 's/^\([a-z_.-]*\): \([0-9]*\)$/count_base \1 \2/p' /tmp/stats.before
+	# The counters just before the hists are read: what the hists hold
+	# lies between these and the stats read after them (calls go on).
+	sed -n 's/^\([a-z_.-]*\): \([0-9]*\)$/count_pre \1 \2/p' $D/stats
 	for e in $(cat /tmp/counts.events); do
 		h=/sys/kernel/tracing/events/dma_owner/dma_owner_$e/hist
 		sed -n "s/^ *Dropped: *\([0-9]*\)/count_dropped $e \1/p" $h
