@@ -24,8 +24,11 @@
 #define pr_fmt(fmt) "dma-owner: " fmt
 
 #include <linux/ctype.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -54,8 +57,41 @@ struct ignore_rule {
 static struct ignore_rule rules[DMA_OWNER_IGNORE_MAX];
 static struct ignore_rule scratch[DMA_OWNER_IGNORE_MAX];
 static unsigned int nr_rules;
-static char caller_name[KSYM_NAME_LEN];	/* under rules_lock */
 static DEFINE_RAW_SPINLOCK(rules_lock);
+
+/*
+ * The verdict for a call site and kind, under rules_lock: the caller's name
+ * is looked up (for a module, a linear scan of its symbols) once per site,
+ * not once per report, and never under the lock. A change of the rules, or
+ * a module going (another may be loaded at its addresses), makes every
+ * verdict stale: sites_gen moves on, and a slot of another generation is
+ * not read.
+ */
+#define SITE_BITS	7
+struct site_verdict {
+	unsigned long ip;
+	u32 gen;
+	u8 kind;
+	s8 rule;		/* the index of the rule that matches, or -1 */
+};
+
+static struct site_verdict sites[1 << SITE_BITS];
+static u32 sites_gen = 1;	/* a zeroed slot is never current */
+struct caller_name {
+	char s[KSYM_NAME_LEN];
+};
+
+static DEFINE_PER_CPU(struct caller_name, caller_names);
+
+static_assert(DMA_OWNER_IGNORE_MAX <= S8_MAX);
+static_assert(DMA_OWNER_NR_KINDS <= U8_MAX);
+
+/* Every verdict is stale. Under rules_lock. */
+static void stale_sites(void)
+{
+	if (!++sites_gen)
+		sites_gen = 1;
+}
 
 static int kind_by_name(const char *name, size_t len)
 {
@@ -215,6 +251,7 @@ int dma_owner_ignore_update(char *buf)
 	if (!ret) {
 		WRITE_ONCE(nr_rules, any ? n : 0);
 		memcpy(rules, scratch, sizeof(rules));
+		stale_sites();
 	}
 	raw_spin_unlock_irqrestore(&rules_lock, flags);
 
@@ -250,28 +287,73 @@ static bool rule_matches(const struct ignore_rule *rule, int kind,
  */
 bool dma_owner_ignored(const struct dma_owner_report *r)
 {
+	struct site_verdict *site;
 	unsigned long flags;
 	unsigned int i;
-	bool hit = false;
+	bool named;
+	char *name;
+	int rule;
+	u32 gen;
 
 	if (!READ_ONCE(nr_rules))
 		return false;
-	raw_spin_lock_irqsave(&rules_lock, flags);
-	/* kallsyms and module lookups take no lock: any context will do. */
-	if (!lookup_symbol_name(r->caller, caller_name)) {
-		for (i = 0; i < nr_rules; i++) {
-			if (rule_matches(&rules[i], r->kind, caller_name)) {
-				rules[i].hits++;
-				hit = true;
+	/* This CPU's name buffer is its own while its interrupts are off. */
+	local_irq_save(flags);
+	raw_spin_lock(&rules_lock);
+	site = &sites[hash_long(r->caller + r->kind, SITE_BITS)];
+	if (site->gen == sites_gen && site->ip == r->caller &&
+	    site->kind == r->kind) {
+		rule = site->rule;
+	} else {
+		gen = sites_gen;
+		raw_spin_unlock(&rules_lock);
+		/* kallsyms and module lookups take no lock: any context will do. */
+		name = this_cpu_ptr(&caller_names)->s;
+		named = !lookup_symbol_name(r->caller, name);
+		raw_spin_lock(&rules_lock);
+		rule = -1;
+		for (i = 0; named && i < nr_rules; i++) {
+			if (rule_matches(&rules[i], r->kind, name)) {
+				rule = i;
 				break;
 			}
 		}
+		/* Unless the rules changed meanwhile, it holds for the site. */
+		if (gen == sites_gen)
+			*site = (struct site_verdict){ .ip = r->caller, .gen = gen,
+						       .kind = r->kind, .rule = rule };
 	}
-	raw_spin_unlock_irqrestore(&rules_lock, flags);
-	if (hit)
+	if (rule >= 0)
+		rules[rule].hits++;
+	raw_spin_unlock(&rules_lock);
+	local_irq_restore(flags);
+	if (rule >= 0)
 		atomic_long_inc(&dma_owner_stats.ignored);
-	return hit;
+	return rule >= 0;
 }
+
+static int ignore_module_going(struct notifier_block *nb, unsigned long action,
+			       void *data)
+{
+	unsigned long flags;
+
+	if (action == MODULE_STATE_GOING) {
+		raw_spin_lock_irqsave(&rules_lock, flags);
+		stale_sites();
+		raw_spin_unlock_irqrestore(&rules_lock, flags);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ignore_module_nb = {
+	.notifier_call = ignore_module_going,
+};
+
+static int __init dma_owner_ignore_init(void)
+{
+	return register_module_notifier(&ignore_module_nb);
+}
+core_initcall(dma_owner_ignore_init);
 
 /**
  * dma_owner_ignore_show() - list the rules and their hits

@@ -496,6 +496,38 @@ static char *ignore_save(struct kunit *test)
 }
 
 /*
+ * The verdict is kept per call site, and dropped when the rules change: one
+ * call site, with another rule kept all along so that the rules are never
+ * empty, is reported, then ignored (twice: the second from the kept
+ * verdict) once a rule names it, then reported again once it is gone.
+ */
+static void test_ignore_verdict_per_site(struct kunit *test)
+{
+	int i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ignore_restore,
+							ignore_save(test)), 0);
+	KUNIT_ASSERT_EQ(test, ignore(test, "leak:no_such_function"), 0);
+	map(test, BASE, 2048, DMA_FROM_DEVICE, 0);
+	for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+	for (i = 0; i < 4; i++) {
+		if (i == 1)
+			KUNIT_EXPECT_EQ(test, ignore(test, "missing-sync-for-device:%s",
+						     __func__), 0);
+		if (i == 3)
+			KUNIT_EXPECT_EQ(test, ignore(test, "-missing-sync-for-device:%s",
+						     __func__), 0);
+		for_cpu(test, BASE, 2048, DMA_FROM_DEVICE);
+		if (i == 0 || i == 3)
+			EXPECT_REPORTS(test, DMA_OWNER_MISSING_SYNC_FOR_DEVICE);
+		else
+			EXPECT_SILENT(test);
+	}
+	unmap(test, BASE, 2048, DMA_FROM_DEVICE);
+	EXPECT_SILENT(test);
+}
+
+/*
  * A rule silences its kind from its function, counted against the rule and
  * as ignored; other kinds, and other functions, are reported. A write with
  * one bad token changes nothing.
@@ -2127,6 +2159,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_redundant_sync_for_device),
 	KUNIT_CASE(test_to_device_refill),
 	KUNIT_CASE(test_ignore_rule),
+	KUNIT_CASE(test_ignore_verdict_per_site),
 	KUNIT_CASE(test_skip_cpu_sync),
 	KUNIT_CASE(test_skip_sync_fragments),
 	KUNIT_CASE(test_half_page_reuse),
