@@ -10,8 +10,10 @@
 #include <linux/device.h>
 #include <linux/hash.h>
 #include <linux/kstrtox.h>
+#include <linux/llist.h>
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
@@ -430,6 +432,23 @@ static void print_report(struct seq_file *seq, const struct dma_owner_report *r,
 /* What a record line escapes in a value, as /proc/self/mounts does. */
 #define RECORD_ESCAPE	" \t\n\\"
 
+/*
+ * A record as it read when a module it names went away (see
+ * log_module_going()). A report that takes its slot cannot free it (any
+ * context, and a reader may be printing it): it goes on a list that the
+ * next holder of log_mutex frees.
+ */
+struct log_text {
+	struct llist_node dead;
+	char s[];
+};
+
+static LLIST_HEAD(dead_texts);
+
+/*
+ * A record keeps code addresses, named when it is read; @text, when set,
+ * is printed instead. The slot owns @text.
+ */
 struct log_record {
 	u64 seq;
 	u64 time_ns;
@@ -437,6 +456,7 @@ struct log_record {
 	bool used;
 	char dev[32];
 	char drv[32];
+	struct log_text *text;
 	struct dma_owner_report r;
 };
 
@@ -467,6 +487,9 @@ static void log_report(const struct dma_owner_report *r)
 	raw_spin_lock_irqsave(&log_lock, flags);
 	if (log_ring) {
 		rec = &log_ring[log_next % log_size];
+		if (rec->text)
+			llist_add(&rec->text->dead, &dead_texts);
+		rec->text = NULL;
 		rec->seq = log_next++;
 		rec->used = true;
 		rec->time_ns = local_clock();
@@ -476,6 +499,25 @@ static void log_report(const struct dma_owner_report *r)
 		rec->r = *r;
 	}
 	raw_spin_unlock_irqrestore(&log_lock, flags);
+}
+
+/* Texts no slot holds any more. Under log_mutex. */
+static void free_dead_texts(void)
+{
+	struct log_text *t, *next;
+
+	llist_for_each_entry_safe(t, next, llist_del_all(&dead_texts), dead)
+		kfree(t);
+}
+
+/* Free the texts of @n records of a ring no longer in use. Under log_mutex. */
+static void free_texts(struct log_record *ring, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; ring && i < n; i++)
+		kfree(ring[i].text);
+	free_dead_texts();
 }
 
 /**
@@ -517,12 +559,15 @@ int dma_owner_log_resize(unsigned int size)
 		raw_spin_lock_irqsave(&log_lock, flags);
 		slot = &ring[s % size];
 		/* Keep it if the newest @size reports still include it. */
-		if (!slot->used && log_next - s <= size)
+		if (!slot->used && log_next - s <= size) {
 			*slot = old[s % old_size];
+			old[s % old_size].text = NULL;
+		}
 		raw_spin_unlock_irqrestore(&log_lock, flags);
 		if (!(s & 255))
 			cond_resched();
 	}
+	free_texts(old, old_size);
 	mutex_unlock(&log_mutex);
 	kvfree(old);
 	return 0;
@@ -581,6 +626,7 @@ int dma_owner_log_clear(void)
 	log_next = 0;
 	log_first = 0;
 	raw_spin_unlock_irqrestore(&log_lock, flags);
+	free_texts(old, log_size);
 	mutex_unlock(&log_mutex);
 	kvfree(old);
 	return 0;
@@ -664,15 +710,132 @@ int dma_owner_log_show(struct seq_file *seq, u64 index)
 	}
 	*rec = log_ring[n % log_size];
 	raw_spin_unlock_irqrestore(&log_lock, flags);
-	mutex_unlock(&log_mutex);
 
-	print_record_line(seq, rec);
-	print_report(seq, &rec->r, rec->dev, rec->drv, rec->jiffies);
+	/* A text stays while log_mutex is held, even if its slot is taken. */
+	if (rec->text) {
+		seq_puts(seq, rec->text->s);
+	} else {
+		print_record_line(seq, rec);
+		print_report(seq, &rec->r, rec->dev, rec->drv, rec->jiffies);
+	}
+	free_dead_texts();
+	mutex_unlock(&log_mutex);
 	seq_putc(seq, '\n');
 	kfree(rec);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_log_show);
+
+/* Does a code address of @rec lie in @mod? */
+static bool record_in_module(const struct log_record *rec,
+			     const struct module *mod)
+{
+	const struct dma_owner_report *r = &rec->r;
+	const struct dma_owner_entry *e = &r->entry;
+	unsigned long *frames;
+	unsigned int i, n;
+
+	if (within_module(r->caller, mod) || within_module(r->unmap_caller, mod))
+		return true;
+	if (r->kind == DMA_OWNER_CACHE_LINE_SHARED && r->sharer.map_stack) {
+		n = stack_depot_fetch(r->sharer.map_stack, &frames);
+		for (i = 0; i < n; i++)
+			if (within_module(frames[i], mod))
+				return true;
+	}
+	if (!r->has_entry)
+		return false;
+	for (i = 0; i < dma_owner_hist_len(e); i++)
+		if (within_module(dma_owner_hist_caller(e, i), mod))
+			return true;
+	n = e->map_stack ? stack_depot_fetch(e->map_stack, &frames) : 0;
+	for (i = 0; i < n; i++)
+		if (within_module(frames[i], mod))
+			return true;
+	return false;
+}
+
+#define LOG_TEXT_MAX	8192
+
+/* @rec as dma_owner_log_show() prints it now, or NULL. */
+static struct log_text *render_record(const struct log_record *rec)
+{
+	struct seq_file m = { .size = LOG_TEXT_MAX };
+	struct log_text *t = NULL;
+	size_t len;
+
+	m.buf = kmalloc(m.size, GFP_KERNEL);
+	if (!m.buf)
+		return NULL;
+	print_record_line(&m, rec);
+	print_report(&m, &rec->r, rec->dev, rec->drv, rec->jiffies);
+	len = min(m.count, m.size - 1);
+	t = kmalloc(struct_size(t, s, len + 1), GFP_KERNEL);
+	if (t) {
+		memcpy(t->s, m.buf, len);
+		t->s[len] = '\0';
+	}
+	kfree(m.buf);
+	return t;
+}
+
+/*
+ * A module is going: the records that name its code are written out now,
+ * while kallsyms still knows it. Read later, they would name a raw
+ * address, or a function of the next module loaded there (the log promises
+ * each report as dmesg printed it).
+ */
+static int log_module_going(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct module *mod = data;
+	struct log_record *rec, *slot;
+	struct log_text *t;
+	unsigned long flags;
+	u64 s, end;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return NOTIFY_DONE;
+	mutex_lock(&log_mutex);
+	/* Bounded: its exit has run, later reports are not of its code. */
+	end = READ_ONCE(log_next);
+	for (s = 0;; s++) {
+		raw_spin_lock_irqsave(&log_lock, flags);
+		s = max(s, log_oldest());
+		if (!log_ring || s >= min(log_next, end)) {
+			raw_spin_unlock_irqrestore(&log_lock, flags);
+			break;
+		}
+		*rec = log_ring[s % log_size];
+		raw_spin_unlock_irqrestore(&log_lock, flags);
+		if (rec->text || !record_in_module(rec, mod))
+			continue;
+		t = render_record(rec);
+		if (!t)
+			continue;
+		raw_spin_lock_irqsave(&log_lock, flags);
+		slot = &log_ring[s % log_size];
+		/* Unless a newer report has taken the slot meanwhile. */
+		if (slot->used && slot->seq == s && !slot->text) {
+			slot->text = t;
+			t = NULL;
+		}
+		raw_spin_unlock_irqrestore(&log_lock, flags);
+		kfree(t);
+		cond_resched();
+	}
+	free_dead_texts();
+	mutex_unlock(&log_mutex);
+	kfree(rec);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block log_module_nb = {
+	.notifier_call = log_module_going,
+};
 
 static int log_size_set(const char *val, const struct kernel_param *kp)
 {
@@ -704,6 +867,7 @@ MODULE_PARM_DESC(log_size, "Reports kept in debugfs dma-owner/violations (1-6553
 
 static int __init dma_owner_log_init(void)
 {
+	register_module_notifier(&log_module_nb);
 	return dma_owner_log_resize(log_size);
 }
 core_initcall(dma_owner_log_init);

@@ -117,6 +117,12 @@ while [ \$(date +%s) -lt \$end ]; do
 done
 wait
 echo "reads \$n badlines \$bad"
+# A record names the functions of the module that drew it after the module
+# is gone, as dmesg printed them.
+echo 1 >\$D/clear
+echo dir_mismatch_single >\$R
+rmmod test_dma_owner || echo "rmmod failed"
+echo "--- unloaded"; grep -A1 '^seq=' \$D/violations; echo "--- end"
 S
 
 QEMU_ARGS="-device edu" vm "$T/out" --nic e1000 --allow-warn "$REPORT_WARN|$DMA_DEBUG_WARN" "$T/debugfs.sh"
@@ -217,3 +223,10 @@ race=$(sed -n 's/^reads //p' "$T/o")
 echo "# mappings under load: reads $race"
 check "debugfs: mappings read under load: well-formed lines" "$race $(grep -m3 "^badline:" "$T/o")" \
 	[ "${race#* badlines }" = 0 -a "${race%% *}" -ge 5 ]
+# The last section, read to the end of the output.
+sed -n '/^--- unloaded$/,$p' "$T/o" | sed 1d >"$T/unloaded"
+check "debugfs: a record names the code of a module unloaded since, as at the report (caller, map site, prose)" \
+	"$(head -2 "$T/unloaded")" \
+	grep -q 'caller=dir_mismatch_single+0x[0-9a-f]*/0x[0-9a-f]*\\040\[test_dma_owner\] map_site=dir_mismatch_single+0x[0-9a-f]*/0x[0-9a-f]*\\040\[test_dma_owner\]$' "$T/unloaded"
+check "debugfs: its prose names the module's function too" "$(head -4 "$T/unloaded")" \
+	grep -q '^dir-mismatch in dir_mismatch_single+0x[0-9a-f]*/0x[0-9a-f]* \[test_dma_owner\]$' "$T/unloaded"
