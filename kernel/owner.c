@@ -128,6 +128,16 @@ static bool never_redundant(const struct call *c,
 /*
  * What a sync of bytes [@lo, @hi) of @e (call_range()) would violate, but
  * for the rules of any use (call_kinds()).
+ *
+ * A sync names the mapping's direction. A bidirectional mapping may be
+ * synced in any direction that still moves what the sync hands over, as
+ * dma-debug allows (kernel/dma/debug.c, check_sync()); but not for the CPU
+ * as DMA_TO_DEVICE, nor for the device as DMA_FROM_DEVICE: swiotlb then
+ * copies nothing (swiotlb_sync_single_for_cpu() bounces back only for
+ * DMA_FROM_DEVICE or DMA_BIDIRECTIONAL, _for_device() forward only for
+ * DMA_TO_DEVICE or DMA_BIDIRECTIONAL) and arm64 does not invalidate
+ * (arch_sync_dma_for_cpu() returns at once for DMA_TO_DEVICE), so the side
+ * that gets the bytes reads stale ones.
  */
 static __always_inline unsigned long sync_kinds(const struct call *c,
 						const struct dma_owner_entry *e,
@@ -137,7 +147,9 @@ static __always_inline unsigned long sync_kinds(const struct call *c,
 
 	if (c->size > e->size - (c->addr - e->handle))
 		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
-	if (e->dir != DMA_BIDIRECTIONAL && c->dir != e->dir)
+	if (e->dir != DMA_BIDIRECTIONAL ? c->dir != e->dir :
+	    c->dir == (c->op == DMA_OWNER_OP_SYNC_FOR_CPU ? DMA_TO_DEVICE :
+							     DMA_FROM_DEVICE))
 		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
 	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
 		/* Only an exact set says the CPU owns a byte already. */
@@ -1082,6 +1094,21 @@ void __dma_owner_map(struct device *dev, dma_addr_t addr, size_t size,
 }
 EXPORT_SYMBOL_IF_KUNIT(__dma_owner_map);
 
+/*
+ * dma_free_noncontiguous()'s @size in the terms its allocation was made in:
+ * the pages, or behind an IOMMU the granules of its domain, that the
+ * allocation's one DMA segment spans (sg_dma_len(), which the map
+ * recorded). Those are what the free unmaps and gives back, so a size that
+ * rounds to the same is the same allocation, and one that does not leaks
+ * pages or unmaps a wrong IOVA range: size-mismatch.
+ */
+static size_t noncontiguous_size(struct device *dev, size_t size)
+{
+	unsigned long granule = max(PAGE_SIZE, dma_get_merge_boundary(dev) + 1);
+
+	return ALIGN(size, granule);
+}
+
 /**
  * __dma_owner_unmap() - a mapping is about to be unmapped, or memory freed
  * @dev: the device
@@ -1095,10 +1122,13 @@ void __dma_owner_unmap(struct device *dev, dma_addr_t addr, size_t size,
 		       enum dma_data_direction dir, enum dma_owner_api api,
 		       unsigned long caller)
 {
-	struct call c = { .dev = dev, .addr = addr, .size = size, .dir = dir,
-			  .op = DMA_OWNER_OP_UNMAP, .api = api,
-			  .caller = caller };
+	struct call c;
 
+	if (unlikely(api == DMA_OWNER_API_NONCONTIGUOUS))
+		size = noncontiguous_size(dev, size);
+	c = (struct call){ .dev = dev, .addr = addr, .size = size, .dir = dir,
+			   .op = DMA_OWNER_OP_UNMAP, .api = api,
+			   .caller = caller };
 	guard(rcu)();
 	if (dma_owner_filtered_out(dev))
 		return;

@@ -1058,6 +1058,39 @@ static int dir_mismatch_single(struct device *dev, void *buf)
 	return 0;
 }
 
+/*
+ * A bidirectional mapping synced for the CPU as if the device only read
+ * it: swiotlb copies nothing back and arm64 does not invalidate, so the
+ * CPU reads stale bytes where the device wrote.
+ */
+static int dir_mismatch_bidir_for_cpu(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_BIDIRECTIONAL, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/*
+ * And synced for the device as if it only wrote it: swiotlb does not copy
+ * what the CPU wrote to the bounce buffer the device reads.
+ */
+static int dir_mismatch_bidir_for_device(struct device *dev, void *buf)
+{
+	dma_addr_t h;
+
+	if (map_single(dev, buf, 2048, DMA_BIDIRECTIONAL, &h))
+		return -ENOMEM;
+	dma_sync_single_for_cpu(dev, h, 2048, DMA_BIDIRECTIONAL);
+	memset(buf, 0x5a, 64);
+	dma_sync_single_for_device(dev, h, 2048, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, 2048, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
 static int dir_mismatch_sg(struct device *dev, void *buf)
 {
 	struct sg_table sgt;
@@ -1198,6 +1231,25 @@ static int noncontiguous_missing_sync(struct device *dev, void *buf)
 	result.handle = sg_dma_address(sgt->sgl);
 	dma_sync_sgtable_for_cpu(dev, sgt, DMA_BIDIRECTIONAL);
 	dma_free_noncontiguous(dev, NONCONTIG_SIZE, sgt, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+/*
+ * Freed by a size that spans fewer pages than were allocated: the last page
+ * leaks (behind an IOMMU, its IOVA stays mapped). Smaller, not larger: a
+ * larger size would free pages the test does not own.
+ */
+static int noncontiguous_size_mismatch(struct device *dev, void *buf)
+{
+	struct sg_table *sgt;
+
+	sgt = dma_alloc_noncontiguous(dev, NONCONTIG_SIZE, DMA_BIDIRECTIONAL,
+				      GFP_KERNEL, 0);
+	if (!sgt)
+		return -ENOMEM;
+	result.handle = sg_dma_address(sgt->sgl);
+	dma_free_noncontiguous(dev, NONCONTIG_SIZE - PAGE_SIZE, sgt,
+			       DMA_BIDIRECTIONAL);
 	return 0;
 }
 
@@ -2132,10 +2184,14 @@ static const struct scenario scenarios[] = {
 	{ "dir_mismatch_single",	"dir-mismatch", dir_mismatch_single },
 	{ "dir_mismatch_page",		"dir-mismatch", dir_mismatch_page },
 	{ "dir_mismatch_sg",		"dir-mismatch", dir_mismatch_sg },
+	{ "dir_mismatch_bidir_for_cpu",	"dir-mismatch", dir_mismatch_bidir_for_cpu },
+	{ "dir_mismatch_bidir_for_device", "dir-mismatch",
+	  dir_mismatch_bidir_for_device },
 	{ "dir_mismatch_resource",	"dir-mismatch", dir_mismatch_resource },
 	{ "size_mismatch_single",	"size-mismatch", size_mismatch_single },
 	{ "size_mismatch_page",		"size-mismatch", size_mismatch_page },
 	{ "size_mismatch_resource",	"size-mismatch", size_mismatch_resource },
+	{ "noncontiguous_size_mismatch", "size-mismatch", noncontiguous_size_mismatch },
 	{ "cpu_write_single",		"cpu-write-while-device-owned", cpu_write_single },
 	{ "cpu_write_page",		"cpu-write-while-device-owned", cpu_write_page },
 	{ "cpu_write_sg",		"cpu-write-while-device-owned", cpu_write_sg },
