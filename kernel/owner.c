@@ -695,7 +695,7 @@ static __always_inline unsigned long apply_sync(struct dma_owner_entry *e,
 	}
 	/* Poison only where the call surely meant this mapping. */
 	if (unlikely(e->poison))
-		dma_owner_poison_apply(e, alone);
+		dma_owner_poison_move(e, lo, hi, to_cpu, alone);
 	return kinds;
 }
 

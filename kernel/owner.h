@@ -903,25 +903,29 @@ unsigned int dma_owner_cache_line(void);
  * owner_poison.c: the device's bytes poisoned in KASAN's shadow. Every map
  * and unmap asks; the answers for a kernel that does not poison are inline.
  */
-bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
-			       enum dma_data_direction dir, unsigned long attrs,
-			       enum dma_owner_api api);
+extern struct device *dma_owner_poison_only;
+bool __dma_owner_poison_wanted(struct device *dev, phys_addr_t phys,
+			       size_t size, enum dma_data_direction dir,
+			       unsigned long attrs, enum dma_owner_api api);
 struct dma_owner_wide_entry *dma_owner_poison_alloc(void);
 void dma_owner_poison_index(struct dma_owner_entry *e);
 void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison);
+void dma_owner_poison_move(struct dma_owner_entry *e, u32 lo, u32 hi,
+			   bool to_cpu, bool may_poison);
 void dma_owner_poison_free(struct dma_owner_entry *e);
 bool __dma_owner_poison_freed(struct dma_owner_entry *e);
 void dma_owner_poison_init(void);
 bool dma_owner_poison_ready(void);
 
 /* Shall a new mapping's device bytes be poisoned? */
-static inline bool dma_owner_poison_wanted(phys_addr_t phys, size_t size,
+static inline bool dma_owner_poison_wanted(struct device *dev,
+					   phys_addr_t phys, size_t size,
 					   enum dma_data_direction dir,
 					   unsigned long attrs,
 					   enum dma_owner_api api)
 {
 	return dma_owner_poisoning() &&
-	       __dma_owner_poison_wanted(phys, size, dir, attrs, api);
+	       __dma_owner_poison_wanted(dev, phys, size, dir, attrs, api);
 }
 
 /* Was a poisoned mapping's memory freed before its unmap? */

@@ -39,6 +39,7 @@
 #include <linux/dma-owner-poison.h>
 #include <linux/io.h>
 #include <linux/kasan.h>
+#include <linux/kfence.h>
 #include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -56,6 +57,15 @@ DEFINE_STATIC_KEY_FALSE(dma_owner_poison_key);
 EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_key);
 
 static bool poison;
+
+/*
+ * With dma_owner.poison off, the one device whose mappings are poisoned
+ * (the KUnit suite's, while a poison case runs): the suite must neither
+ * poison a real driver's mappings made meanwhile nor, on a poison=1
+ * boot, switch poisoning off for the drivers when its case ends.
+ */
+struct device *dma_owner_poison_only;
+EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_only);
 
 /* A poisoned mapping: a wide entry, in the index by physical address. */
 struct poison_entry {
@@ -143,6 +153,7 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_ready);
 
 /**
  * __dma_owner_poison_wanted() - shall a new mapping's device bytes be poisoned?
+ * @dev: the device
  * @phys: CPU physical address of the buffer, 0 if unknown
  * @size: its length
  * @dir: its direction
@@ -160,9 +171,9 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_ready);
  *
  * Return: true if it shall.
  */
-bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
-			       enum dma_data_direction dir, unsigned long attrs,
-			       enum dma_owner_api api)
+bool __dma_owner_poison_wanted(struct device *dev, phys_addr_t phys,
+			       size_t size, enum dma_data_direction dir,
+			       unsigned long attrs, enum dma_owner_api api)
 {
 	unsigned long first = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
 	unsigned long pfn;
@@ -170,6 +181,8 @@ bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
 	struct page *page;
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+		return false;
+	if (!poison && dev != READ_ONCE(dma_owner_poison_only))
 		return false;
 	if (!phys || !size || (dir != DMA_FROM_DEVICE && dir != DMA_BIDIRECTIONAL) ||
 	    (attrs & DMA_ATTR_SKIP_CPU_SYNC))
@@ -189,6 +202,13 @@ bool __dma_owner_poison_wanted(phys_addr_t phys, size_t size,
 		    (folio_test_anon(folio) || folio->mapping))
 			return false;
 	}
+	/*
+	 * A KFENCE object is freed through kfence_free(), which returns
+	 * before KASAN's free hook: its free while mapped would go unseen,
+	 * and the slot's next owner be blamed for the poison left behind.
+	 */
+	if (is_kfence_address(phys_to_virt(phys)))
+		return false;
 	/* The stack and the image are reported as bad-memory, not poisoned. */
 	return !dma_owner_bad_memory(phys, size);
 }
@@ -235,6 +255,55 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
 	}
 	if (at < e->size)
 		kasan_poison_dma(buf + at, e->size - at);
+}
+
+#ifdef CONFIG_DMA_OWNER_POISON
+#define GRANULE		(1UL << KASAN_SHADOW_SCALE_SHIFT)
+#else
+#define GRANULE		8UL
+#endif
+
+/**
+ * dma_owner_poison_move() - make the shadow follow one move of bytes
+ * @e: a poisoned entry, its bucket locked
+ * @lo: first byte moved, an offset from its handle
+ * @hi: end of the bytes moved
+ * @to_cpu: moved to the CPU, else to the device
+ * @may_poison: as for dma_owner_poison_apply()
+ *
+ * Only the shadow of the bytes moved is rewritten, and of the granules at
+ * their ends: a partial sync of a large ring costs its own length, not the
+ * ring's. What the whole would give (dma_owner_poison_apply()) is what
+ * this gives, for an exact entry; the others are redone whole.
+ */
+void dma_owner_poison_move(struct dma_owner_entry *e, u32 lo, u32 hi,
+			   bool to_cpu, bool may_poison)
+{
+	unsigned long buf = (unsigned long)buffer_of(e);
+	u32 edge;
+
+	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
+		return;
+	if (!may_poison || e->skip_sync || e->inexact) {
+		dma_owner_poison_apply(e, may_poison);
+		return;
+	}
+	if (to_cpu) {
+		kasan_unpoison_dma((void *)(buf + lo), hi - lo);
+		return;
+	}
+	/*
+	 * A granule at either end is the device's whole if the CPU owns none
+	 * of its bytes outside the move; one that holds bytes outside the
+	 * mapping never is (kasan_poison_dma() takes whole granules only).
+	 */
+	edge = max_t(long, (long)(round_down(buf + lo, GRANULE) - buf), 0);
+	if (edge < lo && !dma_owner_cpu_owns_any(e, edge, lo))
+		lo = edge;
+	edge = min_t(unsigned long, round_up(buf + hi, GRANULE) - buf, e->size);
+	if (edge > hi && !dma_owner_cpu_owns_any(e, hi, edge))
+		hi = edge;
+	kasan_poison_dma((void *)(buf + lo), hi - lo);
 }
 
 /**

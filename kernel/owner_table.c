@@ -319,13 +319,21 @@ unsigned long dma_owner_map_caller(const struct dma_owner_entry *e)
 bool dma_owner_contents_csum(phys_addr_t phys, size_t size, u32 *csum)
 {
 	unsigned long pfn = PHYS_PFN(phys), last = PHYS_PFN(phys + size - 1);
+	bool paused;
 
 	if (!phys || size > MAX_CSUM_SIZE || !pfn_valid(pfn) || !pfn_valid(last) ||
 	    PageHighMem(pfn_to_page(last)) ||
 	    is_zone_device_page(pfn_to_page(pfn)) ||
 	    is_zone_device_page(pfn_to_page(last)))
 		return false;
+	/*
+	 * The tracker's own read: bytes another live mapping of the same
+	 * memory has poisoned (an in-place transform maps one buffer both
+	 * ways) are not the CPU's breach.
+	 */
+	paused = dma_owner_poison_pause();
 	*csum = jhash(phys_to_virt(phys), size, 0);
+	dma_owner_poison_resume(paused);
 	return true;
 }
 
@@ -364,7 +372,7 @@ struct dma_owner_entry *dma_owner_new_entry(struct device *dev, dma_addr_t addr,
 		   dir == DMA_TO_DEVICE && api != DMA_OWNER_API_RESOURCE &&
 		   dma_owner_contents_csum(phys, size, &csum);
 	has_lines = dma_owner_lines_wanted(phys, size, attrs, api);
-	poison = dma_owner_poison_wanted(phys, size, dir, attrs, api);
+	poison = dma_owner_poison_wanted(dev, phys, size, dir, attrs, api);
 	if (has_csum || has_lines || poison) {
 		ce = poison ? dma_owner_poison_alloc() :
 		     kmem_cache_zalloc(wide_entry_cache, GFP_NOWAIT | __GFP_NOWARN);

@@ -1160,10 +1160,19 @@ static void test_dir_mismatch(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
 	unmap(test, BASE, 256, DMA_BIDIRECTIONAL);
 	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
-	/* a bidirectional mapping may be synced in either direction */
+	/*
+	 * A bidirectional mapping may be synced in a direction that moves
+	 * what the sync hands over, not in the other: swiotlb would copy
+	 * nothing (see sync_kinds()).
+	 */
 	map(test, BASE, 256, DMA_BIDIRECTIONAL, 0);
 	for_cpu(test, BASE, 256, DMA_FROM_DEVICE);
 	for_dev(test, BASE, 256, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE, 256, DMA_TO_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
+	for_dev(test, BASE, 256, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_DIR_MISMATCH);
 	unmap(test, BASE, 256, DMA_BIDIRECTIONAL);
 	EXPECT_SILENT(test);
 }
@@ -2055,6 +2064,13 @@ static void test_dma_api_coherent(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
 }
 
+/* The poison cases' end, at the case's end or before: what poison_start() changed. */
+static void poison_end(void *unused)
+{
+	static_branch_dec(&dma_owner_poison_key);
+	WRITE_ONCE(dma_owner_poison_only, NULL);
+}
+
 /*
  * The poison cases' start: poisoning on for the case alone, and a 512-byte
  * buffer of the linear map, which KASAN's shadow covers.
@@ -2069,7 +2085,14 @@ static u8 *poison_start(struct kunit *test)
 		kunit_skip(test, "no memory for the index of poisoned mappings");
 	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	static_branch_enable(&dma_owner_poison_key);
+	/*
+	 * A reference, not a switch: a dma_owner.poison=1 boot holds one of
+	 * its own, which the case's end must leave. Only the suite's device
+	 * is poisoned meanwhile, whatever the real drivers map.
+	 */
+	WRITE_ONCE(dma_owner_poison_only, DEV(test));
+	static_branch_inc(&dma_owner_poison_key);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, poison_end, NULL), 0);
 	return buf;
 }
 
@@ -2091,6 +2114,7 @@ static noinline void map_buf(struct kunit *test, u8 *buf,
 static void test_poison_shadow(struct kunit *test)
 {
 	u8 *buf = poison_start(test);
+	int i;
 
 	map_buf(test, buf, DMA_FROM_DEVICE, 0);
 	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf, 512), (const void *)buf);
@@ -2101,6 +2125,19 @@ static void test_poison_shadow(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 120, 8), (const void *)(buf + 120));
 	for_dev(test, BASE + 100, 20, DMA_FROM_DEVICE);
 	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 96, 24), (const void *)(buf + 96));
+	/*
+	 * Only the bytes a sync moves are rewritten, and the granules at its
+	 * ends: one that keeps a CPU byte (124) stays the CPU's.
+	 */
+	for_cpu(test, BASE + 100, 20, DMA_FROM_DEVICE);
+	for_cpu(test, BASE + 124, 2, DMA_FROM_DEVICE);
+	for_dev(test, BASE + 100, 22, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 96, 24), (const void *)(buf + 96));
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf + 120, 8));
+	for_dev(test, BASE + 124, 2, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 120, 8), (const void *)(buf + 120));
+	for (i = 96; i < 128; i += 8)
+		KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + i, 8), (const void *)(buf + i));
 	unmap(test, BASE, 512, DMA_FROM_DEVICE);
 	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
 
@@ -2129,7 +2166,7 @@ static void test_poison_shadow(struct kunit *test)
 	unmap(test, BASE, 512, DMA_FROM_DEVICE);
 	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
 
-	static_branch_disable(&dma_owner_poison_key);
+	kunit_release_action(test, poison_end, NULL);
 	EXPECT_SILENT(test);
 }
 
@@ -2161,7 +2198,66 @@ static void test_poison_pause(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED);
 
 	unmap(test, BASE, 512, DMA_FROM_DEVICE);
-	static_branch_disable(&dma_owner_poison_key);
+	kunit_release_action(test, poison_end, NULL);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * The content check's own reads of memory another mapping has poisoned (one
+ * buffer mapped both ways at once, as an in-place transform does) are the
+ * tracker's, not the CPU's: silent.
+ */
+static void test_poison_contents_csum(struct kunit *test)
+{
+	u8 *buf = poison_start(test);
+
+	dma_owner_check_contents = true;
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
+	__dma_owner_map(DEV(test), BASE + SZ_64K, 512, DMA_TO_DEVICE, 0,
+			DMA_OWNER_API_PAGE, virt_to_phys(buf), _THIS_IP_);
+	__dma_owner_mapping_error(DEV(test), BASE + SZ_64K);
+	unmap(test, BASE + SZ_64K, 512, DMA_TO_DEVICE);
+	EXPECT_SILENT(test);
+	unmap(test, BASE, 512, DMA_FROM_DEVICE);
+	kunit_release_action(test, poison_end, NULL);
+	EXPECT_SILENT(test);
+}
+
+/*
+ * The suite poisons its own device only, and gives back what it took: a
+ * real driver's mapping made while a poison case runs is not poisoned
+ * (unless the boot poisons every mapping), and a dma_owner.poison=1 boot,
+ * whose own reference the key stands for here, still poisons after it.
+ */
+static void test_poison_suite_only(struct kunit *test)
+{
+	bool was = static_key_enabled(&dma_owner_poison_key);
+	struct device *other;
+	u8 *buf, *obuf;
+
+	other = kunit_device_register(test, "dma-owner-kunit-other");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	obuf = kunit_kmalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obuf);
+	buf = poison_start(test);
+	static_branch_inc(&dma_owner_poison_key);	/* the boot's */
+
+	map_buf(test, buf, DMA_FROM_DEVICE, 0);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf, 512), (const void *)buf);
+	__dma_owner_map(other, BASE, 512, DMA_FROM_DEVICE, 0, DMA_OWNER_API_PAGE,
+			virt_to_phys(obuf), _THIS_IP_);
+	__dma_owner_mapping_error(other, BASE);
+	if (!was)
+		KUNIT_EXPECT_NULL(test, kasan_dma_owned(obuf, 512));
+	__dma_owner_unmap(other, BASE, 512, DMA_FROM_DEVICE, DMA_OWNER_API_PAGE,
+			  _THIS_IP_);
+	unmap(test, BASE, 512, DMA_FROM_DEVICE);
+
+	kunit_release_action(test, poison_end, NULL);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&dma_owner_poison_key));
+	static_branch_dec(&dma_owner_poison_key);
+	KUNIT_EXPECT_EQ(test, static_key_enabled(&dma_owner_poison_key), was);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(dma_owner_poison_only));
 	EXPECT_SILENT(test);
 }
 

@@ -1571,6 +1571,27 @@ static int poison_identical_handles(struct device *dev, void *buf)
 	return 0;
 }
 
+/*
+ * An in-place transform (a cipher with src == dst): one buffer mapped for
+ * the device to write and, after, to read. With poison and the content
+ * check, the checksum of the second reads bytes the first has poisoned:
+ * the tracker's own reads, not the CPU's.
+ */
+static int in_place_transform(struct device *dev, void *buf)
+{
+	dma_addr_t src, dst;
+
+	if (map_single(dev, buf, 2048, DMA_FROM_DEVICE, &dst))
+		return -ENOMEM;
+	if (map_single(dev, buf, 2048, DMA_TO_DEVICE, &src)) {
+		dma_unmap_single(dev, dst, 2048, DMA_FROM_DEVICE);
+		return -ENOMEM;
+	}
+	dma_unmap_single(dev, src, 2048, DMA_TO_DEVICE);
+	dma_unmap_single(dev, dst, 2048, DMA_FROM_DEVICE);
+	return 0;
+}
+
 static int leak(struct device *dev, void *buf)
 {
 	dma_addr_t h;
@@ -2209,6 +2230,7 @@ static const struct scenario scenarios[] = {
 	{ "leak",			"leak", leak },
 	{ "poison_correct",		"none", poison_correct },
 	{ "poison_identical_handles",	"none", poison_identical_handles },
+	{ "in_place_transform",		"none", in_place_transform },
 	{ "poison_read_before_sync",	"cpu-read-while-device-owned",
 	  poison_read_before_sync },
 	{ "poison_write_after_sync_for_device", "cpu-write-while-device-owned",
