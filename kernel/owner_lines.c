@@ -262,17 +262,32 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 	 * bits are enough, and bit 0 (always clear) keeps 0 for "no call".
 	 */
 	we->sg_call = sgl ? lower_32_bits((uintptr_t)sgl) | 1 : 0;
+	/*
+	 * Linked first, then the lines scanned: of two mappings of one line
+	 * made at once on two CPUs, the one that scans last finds the other,
+	 * whichever buckets each is linked in. Scanning one bucket and linking
+	 * into another, each could miss the other.
+	 */
 	for (i = 0; i < 2; i++) {
+		if (!line_partial(we, i))
+			continue;
+		b = line_bucket(i, line_of(we, i));
+		lock_line_bucket(b, &flags);
+		hlist_bl_add_head(&we->line[i], b);
+		unlock_line_bucket(b, flags);
+	}
+	for (i = 0; i < 2 && !found; i++) {
 		if (!line_partial(we, i))
 			continue;
 		line = line_of(we, i);
 		/* Others' first lines, and their last lines, in this line. */
-		for (t = 0; t < 2; t++) {
+		for (t = 0; t < 2 && !found; t++) {
 			b = line_bucket(t, line);
 			lock_line_bucket(b, &flags);
 			for (pos = hlist_bl_first(b); pos && !found; pos = pos->next) {
 				other = link_owner(pos, t);
-				if (line_of(other, t) != line || !clash(we, other))
+				if (other == we || line_of(other, t) != line ||
+				    !clash(we, other))
 					continue;
 				found = true;
 				sharer->line = line << ilog2(cache_line);
@@ -284,8 +299,6 @@ bool dma_owner_lines_add(struct dma_owner_wide_entry *we,
 				strscpy(sharer->dev, dma_owner_dev_name(other->e.dev),
 					sizeof(sharer->dev));
 			}
-			if (t == i)
-				hlist_bl_add_head(&we->line[i], b);
 			unlock_line_bucket(b, flags);
 		}
 	}
