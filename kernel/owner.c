@@ -469,9 +469,12 @@ static void find_candidates(const struct call *c, struct candidates *k,
  * Lock the best candidate's bucket and check it is still there, still what
  * it was when chosen; else unlock. Another CPU may have moved it meanwhile
  * (the driver racing with itself, or using two identical mappings at once).
+ * With @any_owner, one that the call suits as well will do, whoever owns
+ * it now: an unmap's kinds do not depend on the owner, and it must not
+ * lose to syncs that go on and on.
  */
 static bool lock_best(const struct call *c, struct candidates *k,
-		      unsigned long *flags)
+		      unsigned long *flags, bool any_owner)
 {
 	struct dma_owner_entry *e;
 
@@ -481,7 +484,7 @@ static bool lock_best(const struct call *c, struct candidates *k,
 	dma_owner_for_each_entry(e, k->b) {
 		/* The one chosen, or a twin of it: either is as good. */
 		if (fits(c, e) && call_kinds(c, e) == k->kinds &&
-		    owner_sig(e) == k->owner_sig) {
+		    (any_owner || owner_sig(e) == k->owner_sig)) {
 			k->e = e;
 			return true;
 		}
@@ -786,7 +789,7 @@ static noinline void sync_walk(const struct call *c, struct verdict *v)
 			mem.spare = kmalloc(sizeof(*mem.spare),
 					    GFP_NOWAIT | __GFP_NOWARN);
 		}
-		if (!lock_best(c, &k, &flags))
+		if (!lock_best(c, &k, &flags, false))
 			continue;
 		before = dma_owner_state(k.e);
 		dma_owner_record(k.e, c->op, c->caller);
@@ -896,12 +899,18 @@ static noinline void unmap_walk(const struct call *c, struct verdict *v)
 		this_cpu_inc(dma_owner_op_counters.unmaps_walked);
 	/* Asked before any bucket is locked: it takes a lock of its own. */
 	untracked = dma_owner_may_mean_untracked(c->dev, c->addr);
-	/* Do not drop an unmap while a mapping it may mean is there. */
-	for (try = 0; try < 64 * LOCK_TRIES; try++) {
+	/*
+	 * Never drop an unmap while a mapping it may mean is there: its entry
+	 * would stay, to be reported as a leak. Each try finds the candidates
+	 * again; after LOCK_TRIES, lock_best() takes one whoever owns it, so
+	 * only a candidate unmapped meanwhile makes a try fail, and the next
+	 * finds one fewer.
+	 */
+	for (try = 0;; try++) {
 		find_candidates(c, &k, &flags);
 		if (!k.n)
 			break;
-		if (!lock_best(c, &k, &flags)) {
+		if (!lock_best(c, &k, &flags, try >= LOCK_TRIES)) {
 			cpu_relax();
 			continue;
 		}
