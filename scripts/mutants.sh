@@ -49,6 +49,8 @@ copy_repo() {
 	(cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
 		tar --null -T - -cf -) | tar -C "$COPY" -xf -
 }
+git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1 ||
+	die "$REPO is not a git work tree: the mutants are applied to a copy of its files (run from a clone)"
 
 build() {
 	QUIET=1 "$1/scripts/build-kernel.sh" >>"$2" 2>&1 &&
