@@ -130,14 +130,17 @@ static bool never_redundant(const struct call *c,
  * for the rules of any use (call_kinds()).
  *
  * A sync names the mapping's direction. A bidirectional mapping may be
- * synced in any direction that still moves what the sync hands over, as
- * dma-debug allows (kernel/dma/debug.c, check_sync()); but not for the CPU
- * as DMA_TO_DEVICE, nor for the device as DMA_FROM_DEVICE: swiotlb then
- * copies nothing (swiotlb_sync_single_for_cpu() bounces back only for
- * DMA_FROM_DEVICE or DMA_BIDIRECTIONAL, _for_device() forward only for
- * DMA_TO_DEVICE or DMA_BIDIRECTIONAL) and arm64 does not invalidate
- * (arch_sync_dma_for_cpu() returns at once for DMA_TO_DEVICE), so the side
- * that gets the bytes reads stale ones.
+ * synced in another, as dma-debug allows (kernel/dma/debug.c,
+ * check_sync()), but not for the CPU as DMA_TO_DEVICE: a sync for the CPU
+ * is made to read what the device wrote, and with that direction swiotlb
+ * copies nothing back (swiotlb_sync_single_for_cpu() bounces only for
+ * DMA_FROM_DEVICE and DMA_BIDIRECTIONAL) and arm64 does not invalidate
+ * (arch_sync_dma_for_cpu() returns at once for DMA_TO_DEVICE): the CPU
+ * reads stale bytes. A sync for the device as DMA_FROM_DEVICE is let be:
+ * swiotlb then does not copy the CPU's writes to the bounce buffer, which
+ * loses data only if the CPU wrote since its sync for the CPU, and the
+ * calls do not say whether it did (e100_rx_indicate() hands back, so, an
+ * RFD whose status it only read).
  */
 static __always_inline unsigned long sync_kinds(const struct call *c,
 						const struct dma_owner_entry *e,
@@ -148,8 +151,7 @@ static __always_inline unsigned long sync_kinds(const struct call *c,
 	if (c->size > e->size - (c->addr - e->handle))
 		kinds |= BIT(DMA_OWNER_OUT_OF_RANGE);
 	if (e->dir != DMA_BIDIRECTIONAL ? c->dir != e->dir :
-	    c->dir == (c->op == DMA_OWNER_OP_SYNC_FOR_CPU ? DMA_TO_DEVICE :
-							     DMA_FROM_DEVICE))
+	    c->op == DMA_OWNER_OP_SYNC_FOR_CPU && c->dir == DMA_TO_DEVICE)
 		kinds |= BIT(DMA_OWNER_DIR_MISMATCH);
 	if (c->op == DMA_OWNER_OP_SYNC_FOR_CPU) {
 		/* Only an exact set says the CPU owns a byte already. */

@@ -131,7 +131,7 @@ static const char *const kind_help[DMA_OWNER_NR_KINDS] = {
 	[DMA_OWNER_OUT_OF_RANGE] =
 		"the range leaves the mapping",
 	[DMA_OWNER_DIR_MISMATCH] =
-		"the direction differs from the one it was mapped with, or does not move what the sync hands over (a bidirectional mapping synced for the CPU as DMA_TO_DEVICE, or for the device as DMA_FROM_DEVICE)",
+		"the direction differs from the one it was mapped with, or (a bidirectional mapping synced for the CPU as DMA_TO_DEVICE) does not bring back what the device wrote",
 	[DMA_OWNER_SIZE_MISMATCH] =
 		"the size differs from the one it was mapped with",
 	[DMA_OWNER_CPU_WRITE_WHILE_DEVICE_OWNED] =
