@@ -258,7 +258,7 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
 }
 
 #ifdef CONFIG_DMA_OWNER_POISON
-#define GRANULE		(1UL << KASAN_SHADOW_SCALE_SHIFT)
+#define GRANULE		BIT(KASAN_SHADOW_SCALE_SHIFT)
 #else
 #define GRANULE		8UL
 #endif
