@@ -8,7 +8,7 @@
 
 # Every token: it shares $CACHE/am-tree with 80-lint, which holds them all.
 timed job export "$CHECK_JOBS" 60 to "$T/out" "$REPO/scripts/export-patches.sh" --verify
-check "make patches: series applies with git am to pristine $KVER_PKG" "$(tail -3 "$T/out" "$T/out.err")" [ $rc = 0 ]
+check "make patches: series applies with git am to pristine $KVER_PKG" "$(cat "$T/out" "$T/out.err" | tail -n 3)" [ $rc = 0 ]
 commits=$(grep -c '^commit ' "$REPO/series/manifest")
 n=$(ls "$REPO"/out/patches/*.patch 2>/dev/null | grep -vc /0000-)
 check "make patches: one patch per commit ($commits)" "$n patches" [ "$n" = "$commits" ]
