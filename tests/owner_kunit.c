@@ -1108,6 +1108,29 @@ static void test_use_after_unmap_ring(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.handle, BASE);
 }
 
+/*
+ * A set of unmapped records is full after UNMAPPED_WAYS (8) mappings of one
+ * place: the ninth evicts the oldest record, not the newest. Sixteen-byte
+ * mappings side by side share a set (a sixteenth of their level's chunk).
+ */
+static void test_unmapped_evicts_oldest(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 9; i++) {
+		map(test, BASE + i * 16ULL, 16, DMA_FROM_DEVICE, 0);
+		unmap(test, BASE + i * 16ULL, 16, DMA_FROM_DEVICE);
+	}
+	EXPECT_SILENT(test);
+	for_cpu(test, BASE + 7 * 16, 16, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	KUNIT_EXPECT_EQ(test, report(test, 0)->entry.handle, BASE + 7 * 16);
+	for_cpu(test, BASE + 16, 16, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_USE_AFTER_UNMAP);
+	for_cpu(test, BASE, 16, DMA_FROM_DEVICE);
+	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
+}
+
 static void test_unknown_handle(struct kunit *test)
 {
 	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
@@ -2296,6 +2319,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_use_after_unmap),
 	KUNIT_CASE(test_use_after_unmap_late),
 	KUNIT_CASE(test_use_after_unmap_ring),
+	KUNIT_CASE(test_unmapped_evicts_oldest),
 	KUNIT_CASE(test_out_of_range),
 	KUNIT_CASE(test_dir_mismatch),
 	KUNIT_CASE(test_size_mismatch),
