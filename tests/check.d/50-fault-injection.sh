@@ -71,17 +71,28 @@ echo "injected $((200 - $(cat $F/times)))"
 echo 0 >$F/probability
 [ $r = 0 ] || exit 12
 disk_rw /dev/nvme0n1 4 || exit 13
+# The count above is fault_attr's; that a map then really fails, a
+# scenario whose map is made to fail says (its write returns the error).
+modprobe test_dma_owner || exit 14
+echo 100 >$F/probability
+echo 1 >$F/times
+if ( echo 1 >/proc/self/make-it-fail; echo cycle_single >/sys/kernel/debug/test_dma_owner/run ) 2>/dev/null
+then echo "forced map: mapped"; else echo "forced map: failed"; fi
+echo 0 >$F/probability
 report_sites
 cat /sys/kernel/debug/dma-owner/stats
 S
 fail_dma_map() {
 	only fail_dma_map || return 0
-	vm "$T/fail.out" --allow-warn "$REPORT_WARN" --nvme 64M "$T/fail.sh"
+	with QEMU_ARGS="-device edu" vm "$T/fail.out" --allow-warn "$REPORT_WARN" --nvme 64M "$T/fail.sh"
 	check "fail_dma_map: nvme I/O verified despite failed maps, no splat" \
 		"rc=$rc: $(tail -2 "$T/fail.out") $(head -2 "$T/fail.out.err")" [ $rc = 0 ]
 	n=$(tr -d '\r' <"$T/fail.out" | sed -n 's/^injected //p')
 	echo "# fail_dma_map: $n nvme map failures injected"
 	check "fail_dma_map: map failures were injected" "injected ${n:-none}" [ "${n:-0}" -gt 10 ]
+	check "fail_dma_map: a map made to fail fails (the test module's map returns the error)" \
+		"$(tr -d '\r' <"$T/fail.out" | grep '^forced map')" \
+		grep -q '^forced map: failed' "$T/fail.out"
 	check "fail_dma_map: the tracker stays silent about failed maps" \
 		"violations=$(stat "$T/fail.out" violations), untracked=$(stat "$T/fail.out" untracked)" \
 		[ "$(stat "$T/fail.out" violations)" = 0 ]
