@@ -317,17 +317,17 @@ toggle() {
 . /usr/share/dma-owner/traffic.sh
 counts_start driver $COUNTS || exit 9
 net_up || exit 10
+# On and off alone first, while the devices are complete: a filter change
+# (below) makes every device incomplete for good, whatever a switch does.
+( for i in \$(seq 20); do echo 0 >\$D/enabled; sleep 0.05
+  echo 1 >\$D/enabled; sleep 0.1; done ) &
+fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 13
+wait
 ( for i in \$(seq 40); do echo 0 >\$D/enabled; sleep 0.05
   echo 1 >\$D/enabled; sleep 0.05
   echo nvme >\$D/filter; sleep 0.05; echo >\$D/filter; sleep 0.05; done ) &
 fetch 4 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 11
 disk_rw /dev/nvme0n1 8 || exit 12
-wait
-# On and off alone: above, a filter change after each switch on makes the
-# devices incomplete whatever the switch did.
-( for i in \$(seq 20); do echo 0 >\$D/enabled; sleep 0.05
-  echo 1 >\$D/enabled; sleep 0.1; done ) &
-fetch 2 http://10.0.2.2:$HTTP_PORT/blob $md5 || exit 13
 wait
 echo "final enabled \$(cat \$D/enabled) filter [\$(cat \$D/filter)]"
 counts
