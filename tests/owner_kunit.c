@@ -1131,6 +1131,32 @@ static void test_unmapped_evicts_oldest(struct kunit *test)
 	EXPECT_REPORTS(test, DMA_OWNER_UNKNOWN_HANDLE);
 }
 
+/*
+ * A device deleted with mappings that no unbind dropped (it had no driver:
+ * one that maps for its child, say): device_del() reports each as a leak
+ * and drops it. (A driver's unbind drops its own first, so the suite's
+ * device removals under traffic never reach this.)
+ */
+static void test_device_gone_drops_entries(struct kunit *test)
+{
+	long live = atomic_long_read(&dma_owner_stats.live);
+	struct device *dev;
+
+	dev = kunit_device_register_with_driver(test, "dma-owner-kunit-gone", NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	__dma_owner_map(dev, BASE, 512, DMA_TO_DEVICE, 0, DMA_OWNER_API_PAGE, 0,
+			_THIS_IP_);
+	__dma_owner_mapping_error(dev, BASE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live + 1);
+	kunit_device_unregister(test, dev);
+	/* Of the other device, from its map site: not EXPECT_REPORTS()'s. */
+	KUNIT_EXPECT_EQ(test, ((struct ctx *)test->priv)->n, 1);
+	KUNIT_EXPECT_EQ(test, (int)report(test, 0)->kind, DMA_OWNER_LEAK);
+	KUNIT_EXPECT_PTR_EQ(test, report(test, 0)->dev, dev);
+	((struct ctx *)test->priv)->n = 0;
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&dma_owner_stats.live), live);
+}
+
 static void test_unknown_handle(struct kunit *test)
 {
 	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
@@ -2320,6 +2346,7 @@ static struct kunit_case dma_owner_test_cases[] = {
 	KUNIT_CASE(test_use_after_unmap_late),
 	KUNIT_CASE(test_use_after_unmap_ring),
 	KUNIT_CASE(test_unmapped_evicts_oldest),
+	KUNIT_CASE(test_device_gone_drops_entries),
 	KUNIT_CASE(test_out_of_range),
 	KUNIT_CASE(test_dir_mismatch),
 	KUNIT_CASE(test_size_mismatch),
