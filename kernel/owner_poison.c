@@ -71,6 +71,13 @@ EXPORT_SYMBOL_IF_KUNIT(dma_owner_poison_only);
 struct poison_entry {
 	struct dma_owner_wide_entry we;
 	struct hlist_node node;
+	/*
+	 * The shadow follows the owners in every byte: set by a whole
+	 * dma_owner_poison_apply() that may poison, cleared by one that may
+	 * not and when a breach lifts the poison. Only then may a sync
+	 * rewrite no more than the bytes it moves.
+	 */
+	bool shadow_follows;
 };
 
 #define INDEX_BITS	12
@@ -240,6 +247,7 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		return;
+	to_poison_entry(e)->shadow_follows = may_poison && !e->skip_sync;
 	if (!may_poison || e->skip_sync) {
 		kasan_unpoison_dma(buf, e->size);
 		return;
@@ -274,7 +282,8 @@ void dma_owner_poison_apply(struct dma_owner_entry *e, bool may_poison)
  * Only the shadow of the bytes moved is rewritten, and of the granules at
  * their ends: a partial sync of a large ring costs its own length, not the
  * ring's. What the whole would give (dma_owner_poison_apply()) is what
- * this gives, for an exact entry; the others are redone whole.
+ * this gives, for an exact entry whose shadow followed its owners before
+ * the move; the others are redone whole.
  */
 void dma_owner_poison_move(struct dma_owner_entry *e, u32 lo, u32 hi,
 			   bool to_cpu, bool may_poison)
@@ -284,7 +293,8 @@ void dma_owner_poison_move(struct dma_owner_entry *e, u32 lo, u32 hi,
 
 	if (!IS_ENABLED(CONFIG_DMA_OWNER_POISON))
 		return;
-	if (!may_poison || e->skip_sync || e->inexact) {
+	if (!may_poison || e->skip_sync || e->inexact ||
+	    !to_poison_entry(e)->shadow_follows) {
 		dma_owner_poison_apply(e, may_poison);
 		return;
 	}
@@ -447,6 +457,7 @@ static bool find_owner(const void *addr, bool freed,
 					if (freed)
 						pe->we.freed_reported = 1;
 					kasan_unpoison_dma(buffer_of(e), e->size);
+					pe->shadow_follows = false;
 					found = true;
 				}
 				unlock_bucket(b);

@@ -2245,6 +2245,14 @@ static void test_poison_pause(struct kunit *test)
 
 	kasan_check_read(buf, 16);		/* not paused: a breach */
 	EXPECT_REPORTS(test, DMA_OWNER_CPU_READ_WHILE_DEVICE_OWNED);
+	/*
+	 * The report lifted the mapping's poison: the next sync, of a part,
+	 * poisons again every byte the device owns, not only those it moved.
+	 */
+	KUNIT_EXPECT_NULL(test, kasan_dma_owned(buf, 512));
+	for_cpu(test, BASE, 64, DMA_FROM_DEVICE);
+	for_dev(test, BASE, 64, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_PTR_EQ(test, kasan_dma_owned(buf + 256, 8), (const void *)(buf + 256));
 
 	unmap(test, BASE, 512, DMA_FROM_DEVICE);
 	kunit_release_action(test, poison_end, NULL);
